@@ -1,0 +1,36 @@
+"""Checks for purity-1 (global_config)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+LOGITS = np.array([2.0, -1.0, 0.5], dtype=np.float32)
+
+
+def test_follows_temperature_changes(exercise):
+    logits = jnp.asarray(LOGITS)
+    checks.assert_sees_global_change(
+        call=lambda: exercise.scaled_logits(logits),
+        set_global=exercise.set_temperature,
+        values=[1.0, 2.0, 0.5, 4.0],
+        expected=lambda t: LOGITS / t,
+        what="scaled_logits(logits)")
+
+
+def test_compiles_once_for_many_temperatures(exercise):
+    logits = jnp.asarray(LOGITS)
+    checks.assert_jitted(exercise.scaled_logits, logits, what="scaled_logits")
+    exercise.set_temperature(1.0)
+    exercise.scaled_logits(logits)  # the one compile
+    with checks.count_compiles() as log:
+        for t in [2.0, 3.0, 0.25, 8.0, 1.5]:
+            exercise.set_temperature(t)
+            out = exercise.scaled_logits(logits)
+            checks.assert_close(out, LOGITS / t, what=f"scaled_logits(logits) at temperature {t}")
+    checks.assert_compiles(
+        log, what="scaled_logits()", calls="5 calls with new temperatures and the same shapes",
+        expected=0,
+        why="the temperature is reaching the program as a compile-time constant (a static "
+            "argument, or caches being cleared): pass it as an ordinary traced argument so a "
+            "new value is new data, not a new program")

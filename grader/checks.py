@@ -1,0 +1,345 @@
+"""Assertion helpers for the katas' checks.
+
+Each helper checks one JAX property and, when it fails, raises `KataFailure`
+with a message that says what was expected, what happened, which JAX idea is
+involved and the likely fix. Checks call these instead of bare `assert`s so a
+learner never has to decode `assert 3 == 4`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import chex
+import jax
+import jax.extend
+import numpy as np
+
+DOCS = "https://docs.jax.dev/en/latest"
+COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+
+class KataFailure(AssertionError):
+    """A check failed for a reason the message explains in JAX terms.
+
+    The plugin shows only the message (no traceback into the helpers): the
+    message is written for the learner.
+    """
+
+
+def fail(message: str) -> None:
+    """Fail the current check with a teaching message."""
+    __tracebackhide__ = True
+    raise KataFailure(message)
+
+
+# --- values -----------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
+    text = np.array2string(np.asarray(value), precision=4, threshold=12, edgeitems=3) \
+        if hasattr(value, "shape") else repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
+                 atol: float = 1e-6, hint: str = "") -> None:
+    """`actual` equals `expected` (a pytree) to a tolerance.
+
+    Args:
+      what: the call that produced `actual`, e.g. "running_sum(x)".
+      hint: the likely cause when they differ, in JAX terms.
+    Raises:
+      KataFailure naming the call, both values and the hint.
+    """
+    __tracebackhide__ = True
+    try:
+        chex.assert_trees_all_equal_structs(actual, expected)
+    except (AssertionError, ValueError, TypeError):
+        fail(f"{what} returned {_structure(actual)}; expected {_structure(expected)}. {hint}".strip())
+    for got, want in zip(jax.tree.leaves(actual), jax.tree.leaves(expected)):
+        got_arr, want_arr = np.asarray(got), np.asarray(want)
+        if got_arr.shape != want_arr.shape:
+            fail(f"{what} returned shape {got_arr.shape}; expected shape {want_arr.shape}. {hint}".strip())
+        if not np.allclose(got_arr, want_arr, rtol=rtol, atol=atol, equal_nan=True):
+            fail(f"{what} returned {_short(got)}; expected {_short(want)}. {hint}".strip())
+
+
+def _structure(tree: Any) -> str:
+    leaves = jax.tree.leaves(tree)
+    if len(leaves) == 1 and jax.tree.structure(tree).num_nodes == 1:
+        return f"an array of shape {np.shape(leaves[0])}" if hasattr(leaves[0], "shape") else repr(tree)
+    return f"a {type(tree).__name__} with structure {jax.tree.structure(tree)}"
+
+
+def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str, hint: str = "") -> None:
+    """`x` is an array of exactly this shape and dtype."""
+    __tracebackhide__ = True
+    got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if got_shape != tuple(shape) or got_dtype != np.dtype(dtype):
+        fail(f"{what} returned {got_dtype}{list(got_shape) if got_shape is not None else type(x).__name__}; "
+             f"expected {np.dtype(dtype)}{list(shape)}. {hint}".strip())
+
+
+# --- compiles ---------------------------------------------------------------
+
+
+@dataclass
+class CompileLog:
+    """XLA compilations seen inside a `count_compiles` block."""
+
+    name: str | None
+    names: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+
+def _matches(fun_name: str, wanted: str | None) -> bool:
+    return wanted is None or fun_name in (wanted, f"jit({wanted})")
+
+
+@contextlib.contextmanager
+def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
+    """Count XLA backend compilations in the block.
+
+    Args:
+      name: only count programs of this Python function name (`"scale"`
+        matches JAX's `jit(scale)`). Eager operations compile too (as
+        `jit(multiply)`, ...), so build inputs before the block or filter.
+
+    A persistent-cache hit still counts: JAX reports the compile event either
+    way, so the count measures retracing, not cache temperature.
+    """
+    log = CompileLog(name)
+
+    def listener(event: str, duration: float, **kwargs: Any) -> None:
+        fun_name = str(kwargs.get("fun_name", ""))
+        if event == COMPILE_EVENT and _matches(fun_name, name):
+            log.names.append(fun_name)
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        yield log
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+
+
+RECOMPILE_CAUSES = (
+    "each compile means JAX traced again because something its cache keys on changed: "
+    "an input shape or dtype, a Python int/float switching (weak types), the value of a "
+    "static argument, or the function object itself (a new jax.jit/lambda per call)"
+)
+
+
+def assert_compiles(log: CompileLog, *, what: str, calls: int, expected: int | None = None,
+                    at_most: int | None = None, why: str = "") -> None:
+    """The block compiled exactly `expected` (or at most `at_most`) times.
+
+    Args:
+      log: from `count_compiles`.
+      what: the function, e.g. "scale()".
+      calls: how the calls in the block differed, e.g. "5 calls with the same shapes".
+      why: the idea and the fix for this exercise; the generic causes are used otherwise.
+    """
+    __tracebackhide__ = True
+    n = log.count
+    if expected is not None and n == expected:
+        return
+    if at_most is not None and n <= at_most:
+        return
+    want = f"exactly {expected}" if expected is not None else f"at most {at_most}"
+    times = "once" if n == 1 else f"{n} times"
+    reason = why or RECOMPILE_CAUSES
+    if n == 0 and (expected or 0) > 0:
+        reason = why or "nothing was compiled: is the function still wrapped in jax.jit?"
+    fail(f"{what} compiled {times} for {calls}; expected {want}. {reason}. "
+         f"See {DOCS}/jit-compilation.html")
+
+
+def assert_jitted(fn: Callable, *args: Any, what: str, **kwargs: Any) -> None:
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work."""
+    __tracebackhide__ = True
+    jaxpr = jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
+    if not top & {"jit", "pjit", "xla_pmap", "shard_map"}:
+        fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
+             f"Wrap it in jax.jit (decorator or jax.jit(fn)). See {DOCS}/jit-compilation.html")
+
+
+# --- jaxprs -----------------------------------------------------------------
+
+
+def _all_eqns(jaxpr: Any) -> Iterator[Any]:
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jax.extend.core.subjaxprs(eqn.params) if hasattr(jax.extend.core, "subjaxprs") else ():
+            yield from _all_eqns(sub)
+
+
+def jaxpr_primitives(fn: Callable, *args: Any, **kwargs: Any) -> list[str]:
+    """Primitive names of the traced program, nested jaxprs included, in order."""
+    closed = jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    return [eqn.primitive.name for eqn in _all_eqns(closed)]
+
+
+def jaxpr_size(fn: Callable, *args: Any, **kwargs: Any) -> int:
+    """How many equations the traced program holds, nested jaxprs included."""
+    return len(jaxpr_primitives(fn, *args, **kwargs))
+
+
+def assert_not_unrolled(sizes: dict[int, int], *, what: str, hint: str = "") -> None:
+    """The jaxpr has the same size whatever the trip count.
+
+    Args:
+      sizes: trip count -> jaxpr size, e.g. {10: 12, 1000: 12}.
+    """
+    __tracebackhide__ = True
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"{n} steps -> {s} equations" for n, s in sorted(sizes.items()))
+        fail(f"{what}: the traced program grows with the number of steps ({listed}). A Python "
+             f"loop over traced values is unrolled into the jaxpr; use lax.fori_loop, "
+             f"lax.scan or lax.while_loop so it stays one loop. {hint} "
+             f"See {DOCS}/control-flow.html".replace("  ", " "))
+
+
+# --- purity and mutation ------------------------------------------------------
+
+
+def _snapshot(value: Any) -> Any:
+    return copy.deepcopy(jax.tree.map(lambda v: np.array(v) if isinstance(v, np.ndarray) else v, value))
+
+
+def assert_not_mutated(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
+    """Call `fn(*args, **kwargs)` and fail if it changed any argument in place.
+
+    Returns what `fn` returned.
+    """
+    __tracebackhide__ = True
+    before = [_snapshot(a) for a in args]
+    before_kw = {k: _snapshot(v) for k, v in kwargs.items()}
+    result = fn(*args, **kwargs)
+    changed = [i for i, (a, b) in enumerate(zip(args, before)) if not _same(a, b)]
+    changed += [k for k, v in kwargs.items() if not _same(v, before_kw[k])]
+    if changed:
+        which = ", ".join(f"argument {c}" if isinstance(c, int) else f"`{c}`" for c in changed)
+        fail(f"{what} changed its input in place ({which}). A function JAX transforms must be "
+             f"pure: build and return new values (x.at[i].set(v), list + [v], {{**d, k: v}}) "
+             f"instead of mutating what the caller passed. See {DOCS}/stateful-computations.html")
+    return result
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        sa, sb = jax.tree.structure(a), jax.tree.structure(b)
+    except Exception:  # noqa: BLE001 - an unflattenable value is compared as a whole
+        return a == b
+    if sa != sb:
+        return False
+    return all(np.array_equal(np.asarray(x), np.asarray(y))
+               for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+
+def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any], None],
+                              values: list[Any], expected: Callable[[Any], Any], *, what: str,
+                              hint: str = "") -> None:
+    """After each `set_global(v)`, `call()` returns `expected(v)`, not a stale value.
+
+    A jitted function that reads a global bakes in the value it saw when it was
+    traced; later changes are silently ignored until something retraces it.
+    """
+    __tracebackhide__ = True
+    for value in values:
+        set_global(value)
+        got, want = call(), expected(value)
+        if not np.allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-6):
+            fail(f"after the global was changed to {value!r}, {what} returned {_short(got)}; "
+                 f"expected {_short(want)}. jit traced the function once and baked in the "
+                 f"global's old value: the compiled program never looks at the global again. "
+                 f"Pass the value in as an argument. {hint} "
+                 f"See {DOCS}/stateful-computations.html".replace("  ", " "))
+
+
+# --- devices and sharding ----------------------------------------------------
+
+
+def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint: str = "") -> None:
+    """Every array leaf of `x` lives on exactly these devices."""
+    __tracebackhide__ = True
+    want = set(devices)
+    for leaf in jax.tree.leaves(x):
+        if not isinstance(leaf, jax.Array):
+            fail(f"{what} returned a {type(leaf).__name__}, not a jax.Array: it lives on the host. "
+                 f"Use jax.device_put or a jnp operation. {hint}".strip())
+        got = set(leaf.devices())
+        if got != want:
+            fail(f"{what} is on {_devices(got)}; expected {_devices(want)}. {hint} "
+                 f"See {DOCS}/sharded-computation.html".replace("  ", " "))
+
+
+def _devices(devices: set[Any]) -> str:
+    ids = sorted(d.id for d in devices)
+    return f"device {ids[0]}" if len(ids) == 1 else f"devices {ids}"
+
+
+def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,
+                    n_devices: int | None = None, hint: str = "") -> None:
+    """`x` is sharded as asked: partition spec, per-shard shape and how many devices hold it."""
+    __tracebackhide__ = True
+    if not isinstance(x, jax.Array):
+        fail(f"{what} is a {type(x).__name__}, not a jax.Array. {hint}".strip())
+    sharding = x.sharding
+    if spec is not None:
+        got = getattr(sharding, "spec", None)
+        if got is None or tuple(got) + (None,) * (x.ndim - len(got)) != tuple(spec) + (None,) * (x.ndim - len(spec)):
+            fail(f"{what} has sharding {sharding}; expected PartitionSpec{tuple(spec)}. {hint} "
+                 f"See {DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html".replace("  ", " "))
+    if shard_shape is not None:
+        got_shape = sharding.shard_shape(x.shape)
+        if tuple(got_shape) != tuple(shard_shape):
+            fail(f"{what}: each shard has shape {tuple(got_shape)}; expected {tuple(shard_shape)}. {hint}".strip())
+    if n_devices is not None:
+        held = {shard.device for shard in x.addressable_shards}
+        if len(held) != n_devices:
+            fail(f"{what} is spread over {len(held)} device(s); expected {n_devices}. {hint}".strip())
+
+
+def assert_replicated(x: jax.Array, *, what: str, hint: str = "") -> None:
+    """Every device holds the whole of `x`, and all copies agree."""
+    __tracebackhide__ = True
+    if not x.sharding.is_fully_replicated:
+        fail(f"{what} is not replicated (sharding {x.sharding}): each device holds only part of it. "
+             f"A collective such as lax.psum/all_gather makes every device hold the whole. {hint}".strip())
+    first = np.asarray(x.addressable_shards[0].data)
+    for shard in x.addressable_shards[1:]:
+        if not np.array_equal(np.asarray(shard.data), first):
+            fail(f"{what} differs between devices {x.addressable_shards[0].device.id} and "
+                 f"{shard.device.id}. {hint}".strip())
+
+
+# --- PRNG ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def no_key_reuse(what: str) -> Iterator[None]:
+    """Run the block with JAX's key-reuse checker on; a reuse fails with a lesson.
+
+    Only typed keys (`jax.random.key`) are tracked; legacy `PRNGKey` arrays are not.
+    """
+    from jax.experimental.key_reuse import KeyReuseError
+
+    with jax.debug_key_reuse(True):
+        try:
+            yield
+        except KeyReuseError as error:
+            first = str(error).splitlines()[0]
+            raise KataFailure(
+                f"{what} used the same PRNG key twice ({first}). A key is consumed by one draw: "
+                f"split it (jax.random.split) or fold_in a counter, and use each new key once. "
+                f"See {DOCS}/random-numbers.html") from error

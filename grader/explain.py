@@ -1,0 +1,101 @@
+"""Plain-language explanations of the errors learners hit.
+
+`explain(exc)` returns a one-line headline plus the idea and a docs link for
+the JAX errors that come up in the katas; the plugin puts it above the
+traceback and the grader uses the headline as the failure reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.checks import DOCS, KataFailure
+
+
+@dataclass(frozen=True)
+class Explanation:
+    headline: str  # what happened, one line
+    idea: str = ""  # the JAX idea behind it
+    link: str = ""
+
+    def text(self) -> str:
+        lines = [self.headline]
+        if self.idea:
+            lines.append(self.idea)
+        if self.link:
+            lines.append(f"Read: {self.link}")
+        return "\n".join(lines)
+
+
+# Keyed by exception class name so this module need not import every JAX error type.
+_BY_NAME = {
+    "ConcretizationTypeError": Explanation(
+        "a traced value was used where Python needs a concrete one (ConcretizationTypeError)",
+        "Under jit, arguments are abstract tracers with a shape and dtype but no value. Python "
+        "`if`, `range(n)`, shapes and `int(x)` need values: mark the argument static "
+        "(static_argnums/static_argnames) or use lax.cond / jnp.where / lax.fori_loop.",
+        f"{DOCS}/errors.html#jax.errors.ConcretizationTypeError"),
+    "TracerBoolConversionError": Explanation(
+        "Python `if`/`while`/`and`/`or` was applied to a traced value (TracerBoolConversionError)",
+        "jit traces the function once for all values, so a Python branch on an argument's value "
+        "cannot be decided. Use jnp.where or lax.cond, or mark the argument static.",
+        f"{DOCS}/errors.html#jax.errors.TracerBoolConversionError"),
+    "TracerIntegerConversionError": Explanation(
+        "a traced value was used as a Python int (TracerIntegerConversionError)",
+        "Indexing a Python list or calling range() with a traced value needs its concrete value. "
+        "Mark it static or use array indexing / lax loops.",
+        f"{DOCS}/errors.html#jax.errors.TracerIntegerConversionError"),
+    "TracerArrayConversionError": Explanation(
+        "a traced value was handed to NumPy (TracerArrayConversionError)",
+        "NumPy functions need concrete arrays; inside jit/grad/vmap use jax.numpy (jnp.sin, not np.sin).",
+        f"{DOCS}/errors.html#jax.errors.TracerArrayConversionError"),
+    "UnexpectedTracerError": Explanation(
+        "a tracer escaped from a transformed function (UnexpectedTracerError)",
+        "A value computed under jit/grad was stored in a global or an outer list and used after "
+        "the trace ended. Return values instead of saving them on the side.",
+        f"{DOCS}/errors.html#jax.errors.UnexpectedTracerError"),
+    "KeyReuseError": Explanation(
+        "the same PRNG key was used twice (KeyReuseError)",
+        "A key is consumed by one random draw; reuse gives correlated 'random' numbers. Split it "
+        "with jax.random.split or derive new keys with jax.random.fold_in.",
+        f"{DOCS}/random-numbers.html"),
+    "NotImplementedError": Explanation(
+        "this exercise is still a TODO",
+        "Open the exercise file, read its docstring, and replace the `raise NotImplementedError` "
+        "with your code. `grader hint` gives a hint.",
+    ),
+    "Timeout": Explanation(
+        "the check did not finish in time",
+        "An endless Python or lax.while_loop loop is the usual cause: check the loop condition "
+        "changes on every step.",
+        f"{DOCS}/control-flow.html"),
+}
+
+
+def explain(exc: BaseException) -> Explanation | None:
+    """The explanation for `exc`, or None for errors with no special lesson."""
+    if isinstance(exc, KataFailure):
+        return None
+    for cls in type(exc).__mro__:
+        known = _BY_NAME.get(cls.__name__)
+        if known is None:
+            continue
+        if cls is NotImplementedError:
+            todo = str(exc).strip() or "TODO"
+            return Explanation(f"not done yet: {todo}", known.idea, known.link)
+        return known
+    if "Timeout" in type(exc).__name__ or str(exc).startswith("Timeout"):
+        return _BY_NAME["Timeout"]
+    return None
+
+
+def headline(exc: BaseException) -> str:
+    """One line saying why a check failed: the explanation or the error's own first line."""
+    known = explain(exc)
+    if known is not None:
+        return known.headline
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else ""
+    if isinstance(exc, AssertionError):
+        return first or "assertion failed"
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__

@@ -1,0 +1,123 @@
+"""Helpers for the project's own tests: the targets they run and the variants they keep.
+
+Running every check costs one JAX process per target, so the targets these
+tests need (the reference solutions, the untouched stubs, and rounds of
+mutants and alternates) are all started at once in the background, two at a
+time (one per core), the first time any test asks for one. Each target runs
+once per session; the tests only read the results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import REPO_ROOT
+from grader.manifest import Exercise, load_manifest, select
+from grader.runner import RunResult, run_checks
+
+# KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while
+# writing them; CI always runs everything.
+ONLY = os.environ.get("KATAS_ONLY", "")
+ALL_EXERCISES = load_manifest(REPO_ROOT / "exercises")
+EXERCISES = select(ALL_EXERCISES, ONLY) if ONLY else ALL_EXERCISES
+VARIANTS = Path(__file__).parent / "variants"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rewrite of one exercise kept to test its checks.
+
+    `tests/variants/<NN_topic>/<name>/mutant_<label>.py` is a plausible wrong
+    answer every check set must reject; `.../alternate_<label>.py` is an
+    unusual but correct answer that must pass.
+    """
+
+    exercise: Exercise
+    path: Path
+
+    @property
+    def kind(self) -> str:
+        return self.path.name.split("_", 1)[0]
+
+    @property
+    def label(self) -> str:
+        return f"{self.exercise.id}:{self.path.stem}"
+
+
+def variants(kind: str) -> list[Variant]:
+    found = []
+    for entry in EXERCISES:
+        folder = VARIANTS / entry.path.removesuffix(".py")
+        found += [Variant(entry, p) for p in sorted(folder.glob(f"{kind}_*.py"))]
+    return found
+
+
+def rounds(kind: str) -> list[list[Variant]]:
+    """Group variants so each round holds at most one per exercise: one child process per round."""
+    by_exercise: dict[str, list[Variant]] = {}
+    for variant in variants(kind):
+        by_exercise.setdefault(variant.exercise.id, []).append(variant)
+    depth = max((len(v) for v in by_exercise.values()), default=0)
+    return [[v[i] for v in by_exercise.values() if i < len(v)] for i in range(depth)]
+
+
+class Runs:
+    """Every target's results, computed once, two targets at a time."""
+
+    def __init__(self, scratch: Path) -> None:
+        self.scratch = scratch
+        self.pool = ThreadPoolExecutor(max_workers=2)
+        self.futures: dict[str, Future] = {}
+
+    def start_all(self) -> None:
+        if self.futures:
+            return
+        self.futures["solutions"] = self.pool.submit(self._grade_cli, "solutions")
+        self.futures["stubs"] = self.pool.submit(self._grade_cli, "exercises")
+        for kind in ("mutant", "alternate"):
+            for i, group in enumerate(rounds(kind)):
+                self.futures[f"{kind}-{i}"] = self.pool.submit(self._run_round, f"{kind}-{i}", group)
+
+    def _grade_cli(self, target: str) -> dict:
+        """Grade with the real `grader` command: these runs double as its end-to-end test."""
+        out = self.scratch / f"{target}.json"
+        only = ["--only", ONLY] if ONLY else []
+        proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--json", str(out), *only],
+                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
+        return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
+                "json": json.loads(out.read_text()) if out.exists() else None}
+
+    def _run_round(self, name: str, group: list[Variant]) -> RunResult:
+        target = self.scratch / name
+        for variant in group:
+            dest = target / variant.exercise.path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(variant.path, dest)
+        paths = [f"exercises/{v.exercise.check_path}" for v in group]
+        return run_checks(target, paths)
+
+    def get(self, name: str):
+        self.start_all()
+        return self.futures[name].result()
+
+
+def checks_by_exercise(graded: dict) -> dict[str, list[dict]]:
+    """exercise id -> its checks, from the grader's JSON."""
+    return {e["id"]: e["checks"] for e in graded["exercises"]}
+
+
+def variant_results(runs: Runs, kind: str) -> dict[str, list]:
+    """variant label -> its exercise's check results."""
+    results = {}
+    for i, group in enumerate(rounds(kind)):
+        run = runs.get(f"{kind}-{i}")
+        for variant in group:
+            results[variant.label] = run.for_exercise(variant.exercise.id)
+    return results

@@ -1,0 +1,70 @@
+"""Every exercise is sound: its solution passes, its stub fails for the right
+reason, its mutants are rejected and its alternates accepted."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import EXERCISES, checks_by_exercise, variant_results, variants
+
+# A stub must fail because the exercise is unfinished or buggy, never because
+# the harness could not load it.
+HARNESS_TROUBLE = ("could not import", "has a syntax error", "is missing", "has no `",
+                   "did not report", "no checks ran", "ModuleNotFoundError", "ImportError")
+
+IDS = [e.id for e in EXERCISES]
+
+
+def _is_fill_in(entry) -> bool:
+    from grader import REPO_ROOT
+
+    return 'NotImplementedError("TODO' in (REPO_ROOT / "exercises" / entry.path).read_text()
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+def test_solution_passes_every_check(runs, entry):
+    checks = checks_by_exercise(runs.get("solutions")["json"])[entry.id]
+    assert checks, f"{entry.id} has no checks"
+    failed = [f"{c['name']}: {c['message']}" for c in checks if c["status"] != "passed"]
+    assert not failed, "reference solution fails:\n" + "\n".join(failed)
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+def test_stub_fails_for_the_right_reason(runs, entry):
+    checks = checks_by_exercise(runs.get("stubs")["json"])[entry.id]
+    failed = [c for c in checks if c["status"] != "passed"]
+    assert failed, f"the untouched stub of {entry.id} passes every check"
+    trouble = [c for c in failed if any(t in c["message"] for t in HARNESS_TROUBLE)]
+    assert not trouble, f"the stub fails because of the harness, not the exercise: {trouble[0]}"
+    if _is_fill_in(entry):
+        # A fill-in does nothing yet, so nothing about it can pass.
+        assert len(failed) == len(checks), f"{entry.id}: a check passes on the empty stub"
+        assert all("TODO" in c["message"] for c in failed), [c["message"] for c in failed]
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+def test_every_check_rejects_some_mutant(runs, entry):
+    mutants = [v for v in variants("mutant") if v.exercise == entry]
+    assert mutants, f"{entry.id} has no mutant in tests/variants/{entry.path.removesuffix('.py')}/"
+    results = variant_results(runs, "mutant")
+    checks = [c["name"] for c in checks_by_exercise(runs.get("solutions")["json"])[entry.id]]
+    caught = {r.nodeid for m in mutants for r in results[m.label] if not r.passed}
+    uncaught = [name for name in checks if name not in caught]
+    assert not uncaught, f"these checks reject none of {entry.id}'s mutants: {uncaught}"
+
+
+@pytest.mark.parametrize("mutant", variants("mutant"), ids=lambda v: v.label)
+def test_mutant_is_rejected(runs, mutant):
+    results = variant_results(runs, "mutant")[mutant.label]
+    assert results, f"no checks ran for {mutant.label}"
+    assert any(not r.passed for r in results), f"{mutant.label} passes every check"
+    trouble = [r for r in results if any(t in r.reason for t in HARNESS_TROUBLE)]
+    assert not trouble, f"{mutant.label} fails to load, so it tests nothing: {trouble[0].reason}"
+
+
+@pytest.mark.parametrize("alternate", variants("alternate"), ids=lambda v: v.label)
+def test_alternate_passes(runs, alternate):
+    results = variant_results(runs, "alternate")[alternate.label]
+    assert results, f"no checks ran for {alternate.label}"
+    failed = [f"{r.nodeid}: {r.reason}" for r in results if not r.passed]
+    assert not failed, f"an unusual but correct answer is rejected:\n" + "\n".join(failed)
