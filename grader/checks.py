@@ -41,6 +41,9 @@ def fail(message: str) -> None:
 
 
 def _short(value: Any) -> str:
+    if hasattr(value, "shape") and np.ndim(value) == 0:
+        item = np.asarray(value).item()
+        return f"{item:.6g}" if isinstance(item, float) else repr(item)
     text = np.array2string(np.asarray(value), precision=4, threshold=12, edgeitems=3) \
         if hasattr(value, "shape") else repr(value)
     return text if len(text) <= 200 else text[:197] + "..."
@@ -61,12 +64,15 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
         chex.assert_trees_all_equal_structs(actual, expected)
     except (AssertionError, ValueError, TypeError):
         fail(f"{what} returned {_structure(actual)}; expected {_structure(expected)}. {hint}".strip())
-    for got, want in zip(jax.tree.leaves(actual), jax.tree.leaves(expected)):
+    got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
+    for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
+        where = f"{what}{jax.tree_util.keystr(path)}"
         got_arr, want_arr = np.asarray(got), np.asarray(want)
         if got_arr.shape != want_arr.shape:
-            fail(f"{what} returned shape {got_arr.shape}; expected shape {want_arr.shape}. {hint}".strip())
+            fail(f"{where} has shape {got_arr.shape}; expected shape {want_arr.shape}. {hint}".strip())
         if not np.allclose(got_arr, want_arr, rtol=rtol, atol=atol, equal_nan=True):
-            fail(f"{what} returned {_short(got)}; expected {_short(want)}. {hint}".strip())
+            verb = "is" if path else "returned"
+            fail(f"{where} {verb} {_short(got)}; expected {_short(want)}. {hint}".strip())
 
 
 def _structure(tree: Any) -> str:
@@ -179,7 +185,7 @@ def _all_eqns(jaxpr: Any) -> Iterator[Any]:
     jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
     for eqn in jaxpr.eqns:
         yield eqn
-        for sub in jax.extend.core.subjaxprs(eqn.params) if hasattr(jax.extend.core, "subjaxprs") else ():
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
             yield from _all_eqns(sub)
 
 

@@ -92,4 +92,5 @@ def test_bad_manifest_is_rejected_with_the_entry_named(tmp_path):
 
 
 def test_unknown_id_suggests_the_closest():
-    assert suggest(EXERCISES, "purity-l") == "no exercise 'purity-l'; did you mean 'purity-1'?"
+    assert suggest(EXERCISES, "purty-2") == "no exercise 'purty-2'; did you mean 'purity-2'?"
+    assert suggest(EXERCISES, "zzz") == "no exercise 'zzz'"

@@ -1,0 +1,26 @@
+"""Checks for purity-4 (loop_iterator)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+VALUES = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0], np.float32)
+
+
+def test_sums_every_square(exercise):
+    values = jnp.asarray(VALUES)
+    expected = float(np.sum(VALUES ** 2))
+    hint = ("If the answer is len(values) times one square, the body read the same element on every "
+            "iteration: the loop body is traced once, so index with the loop counter `i`.")
+    checks.assert_close(exercise.sum_of_squares(values), expected, what="sum_of_squares(values)", hint=hint)
+    checks.assert_close(jax.jit(exercise.sum_of_squares)(values), expected,
+                        what="jax.jit(sum_of_squares)(values)", hint=hint)
+    checks.assert_close(exercise.sum_of_squares(jnp.arange(10.0)), 285.0,
+                        what="sum_of_squares(jnp.arange(10.0))", hint=hint)
+
+
+def test_is_one_loop_not_unrolled(exercise):
+    sizes = {n: checks.jaxpr_size(exercise.sum_of_squares, jnp.ones(n)) for n in (8, 64)}
+    checks.assert_not_unrolled(sizes, what="sum_of_squares")
