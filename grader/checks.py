@@ -338,7 +338,91 @@ def no_key_reuse(what: str) -> Iterator[None]:
 
     Only typed keys (`jax.random.key`) are tracked; legacy `PRNGKey` arrays are not.
     """
-    from jax.experimental.key_reuse import KeyReuseError
+    from jax.errors import KeyReuseError
+
+    with jax.debug_key_reuse(True):
+        try:
+            yield
+        except KeyReuseError as error:
+            first = str(error).splitlines()[0]
+            raise KataFailure(
+                f"{what} used the same PRNG key twice ({first}). A key is consumed by one draw: "
+                f"split it (jax.random.split) or fold_in a counter, and use each new key once. "
+                f"See {DOCS}/random-numbers.html") from error
+
+
+# --- vmap and pmap (appended for the vmap/pmap topics) ----------------------------
+
+
+def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
+                                   *, what: str, hint: str = "") -> None:
+    """Tracing `fn(*make_args(b))` gives a program of the same size for every batch size `b`.
+
+    A Python loop or comprehension over the examples is unrolled into one copy of
+    the per-example work per example; `jax.vmap` (or batched jnp code) traces to
+    the same program whatever the batch size.
+
+    Args:
+      make_args: batch size -> the positional arguments of one call.
+      batch_sizes: at least two different sizes, e.g. (2, 9).
+    """
+    __tracebackhide__ = True
+    sizes = {b: jaxpr_size(fn, *make_args(b)) for b in batch_sizes}
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"batch {b} -> {s} equations" for b, s in sorted(sizes.items()))
+        fail(f"{what}: the traced program grows with the batch size ({listed}). A Python loop or "
+             f"comprehension over the examples is unrolled, one copy of the work per example. Map "
+             f"the one-example function with jax.vmap (or write it batched) so the program stays "
+             f"the same size. {hint} See {DOCS}/automatic-vectorization.html".replace("  ", " "))
+
+
+def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
+    """Each of `jax.devices()` holds its own, equal slice of `x`'s leading axis.
+
+    That is how `pmap` (or a jit whose leading axis is sharded) returns results:
+    device i keeps the rows it computed. A result on one device, or a whole copy
+    on every device, fails.
+    """
+    __tracebackhide__ = True
+    if not isinstance(x, jax.Array):
+        fail(f"{what} returned a {type(x).__name__}, not a jax.Array. {hint}".strip())
+    devices = set(jax.devices())
+    n, rows = len(devices), (x.shape[0] if x.ndim else 0)
+    shards = x.addressable_shards
+    held = {shard.device for shard in shards}
+    if held != devices or len(shards) != n:
+        fail(f"{what} is on {_devices(held)}; expected one slice of its leading axis on each of "
+             f"the {n} devices. jax.pmap runs the function once per device and leaves each "
+             f"device's result where it was computed; vmap or jit alone stay on one device. "
+             f"{hint} See {DOCS}/_autosummary/jax.pmap.html".replace("  ", " "))
+    starts = set()
+    for shard in shards:
+        index = shard.index[0] if shard.index else slice(None)
+        start, stop, _ = index.indices(rows)
+        if rows % n or stop - start != rows // n or tuple(shard.data.shape[1:]) != tuple(x.shape[1:]):
+            fail(f"{what}: device {shard.device.id} holds a block of shape {tuple(shard.data.shape)} "
+                 f"of the shape-{tuple(x.shape)} result; expected its own {rows // n} of the "
+                 f"{rows} leading rows. The leading axis should be split across the devices, "
+                 f"not copied whole to each. {hint}".replace("  ", " ").strip())
+        starts.add(start)
+    if len(starts) != n:
+        fail(f"{what}: several devices hold the same rows; expected each device to hold its own "
+             f"slice of the leading axis. {hint}".strip())
+
+
+# --- PRNG (appended for the prng topic) -------------------------------------------
+
+
+@contextlib.contextmanager
+def forbid_key_reuse(what: str) -> Iterator[None]:
+    """Run the block with JAX's key-reuse checker on; a reuse fails with a lesson.
+
+    Same contract as `no_key_reuse`, with `KeyReuseError` taken from `jax.errors`:
+    JAX 0.10 no longer exports it from `jax.experimental.key_reuse`. Only typed
+    keys (`jax.random.key`) are tracked; legacy `PRNGKey` arrays are plain uint32
+    data the checker cannot recognise.
+    """
+    from jax.errors import KeyReuseError
 
     with jax.debug_key_reuse(True):
         try:

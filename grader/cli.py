@@ -36,6 +36,8 @@ def _add_grade_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", default=None,
                         help="a copy of exercises/ or a repository holding one (default: your exercises/)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--timeout", metavar="SECONDS", type=int, default=None,
+                        help="time limit per check in seconds (default 60)")
     parser.add_argument("--only", metavar="IDS",
                         help="grade only these exercises: ids, topics or topic folders, comma-separated "
                              "(e.g. purity-1,at_updates)")
@@ -73,7 +75,7 @@ def grade_command(args: argparse.Namespace) -> int:
         except ManifestError as error:
             print(f"grader: {error}", file=sys.stderr)
             return 2
-    report = grade(target, only=only)
+    report = grade(target, only=only, timeout=args.timeout)
     print(render_table(report))
     if args.json:
         Path(args.json).write_text(json.dumps(to_json(report), indent=2) + "\n", encoding="utf-8")

@@ -84,7 +84,7 @@ def explain(exc: BaseException) -> Explanation | None:
             todo = str(exc).strip() or "TODO"
             return Explanation(f"not done yet: {todo}", known.idea, known.link)
         return known
-    if "Timeout" in type(exc).__name__ or str(exc).startswith("Timeout"):
+    if str(exc).startswith("Timeout (>"):  # pytest-timeout's failure
         return _BY_NAME["Timeout"]
     return None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.manifest import Exercise, load_manifest
-from grader.runner import CheckResult, run_checks
+from grader.runner import CHECK_TIMEOUT, CheckResult, run_checks
 
 SCHEMA_VERSION = 1
 
@@ -45,12 +45,13 @@ class Grade:
         return sum(e.exercise.points for e in self.exercises)
 
 
-def grade(target: Path, *, root: Path = REPO_ROOT, only: list[Exercise] | None = None) -> Grade:
+def grade(target: Path, *, root: Path = REPO_ROOT, only: list[Exercise] | None = None,
+          timeout: int | None = None) -> Grade:
     """Run the checks of every manifest exercise (or `only` these) against `target`."""
     start = time.monotonic()
     exercises = list(only or load_manifest(root / "exercises"))
     paths = [f"exercises/{e.check_path}" for e in exercises if (root / "exercises" / e.check_path).is_file()]
-    run = run_checks(target, paths, root=root) if paths else None
+    run = run_checks(target, paths, root=root, timeout=timeout or CHECK_TIMEOUT) if paths else None
     report = Grade(target=target)
     for entry in exercises:
         checks = run.for_exercise(entry.id) if run else []

@@ -16,6 +16,7 @@ import importlib.util
 import itertools
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -224,15 +225,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.sort(key=position)  # stable: checks keep their file order within an exercise
 
 
+_TIMEOUT = re.compile(r"^Timeout \(>([0-9.]+)s\) from pytest-timeout")
+
+
 def _reason(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
     from grader.explain import headline
 
-    exc = excinfo.value
-    text = str(exc)
-    if text.startswith("Timeout >"):
-        seconds = text.split(">", 1)[1].split("s", 1)[0]
-        return f"timed out after {float(seconds):g} s"
-    return headline(exc)
+    timed_out = _TIMEOUT.match(str(excinfo.value))
+    if timed_out:
+        return f"timed out after {float(timed_out.group(1)):g} s"
+    return headline(excinfo.value)
 
 
 @pytest.hookimpl(wrapper=True)

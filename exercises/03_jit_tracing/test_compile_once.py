@@ -1,0 +1,52 @@
+"""Checks for jit-1 (compile_once)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+EPS = 1e-6
+
+
+def _expected(x):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + EPS)
+
+
+def _rows(seed, shape):
+    return np.random.default_rng(seed).normal(size=shape).astype(np.float32)
+
+
+def test_normalizes_each_row(exercise):
+    for shape in [(3, 8), (5,), (2, 3, 4)]:
+        x = _rows(0, shape)
+        checks.assert_close(exercise.rms_norm(jnp.asarray(x)), _expected(x), rtol=1e-5, atol=1e-5,
+                            what=f"rms_norm(x of shape {shape})",
+                            hint="Reduce over the last axis only (axis=-1, keepdims=True).")
+
+
+def test_is_compiled(exercise):
+    checks.assert_jitted(exercise.rms_norm, jnp.asarray(_rows(1, (3, 8))), what="rms_norm")
+
+
+def test_compiles_once_per_shape(exercise):
+    same = [jnp.asarray(_rows(seed, (3, 8))) for seed in range(5)]
+    other = jnp.asarray(_rows(9, (5, 8)))
+    with checks.count_compiles() as first:
+        outs = [exercise.rms_norm(x) for x in same]
+    checks.assert_compiles(
+        first, what="rms_norm()", calls="5 calls with the same shape (3, 8)", expected=1,
+        why="jit should trace and compile on the first call and reuse that program for the "
+            "other four. Decorate rms_norm itself with @jax.jit, once, at module level: a "
+            "jax.jit(...) created inside the function is a new function on every call")
+    with checks.count_compiles() as new_shape:
+        exercise.rms_norm(other)
+    checks.assert_compiles(
+        new_shape, what="rms_norm()", calls="a call with a new shape (5, 8)", expected=1,
+        why="a new input shape is a new cache key: jit traces and compiles once more")
+    with checks.count_compiles() as back:
+        exercise.rms_norm(same[0])
+    checks.assert_compiles(
+        back, what="rms_norm()", calls="a call with the first shape (3, 8) again", expected=0,
+        why="the program for shape (3, 8) is still cached and should be reused")
+    for x, out in zip(same, outs):
+        checks.assert_close(out, _expected(np.asarray(x)), rtol=1e-5, atol=1e-5, what="rms_norm(x)")

@@ -1,0 +1,44 @@
+"""Checks for lax-1 (fori_sum)."""
+
+import jax.numpy as jnp
+
+from grader import checks
+
+# (lower, upper) -> sum of lower <= i < upper
+CASES = {(0, 10): 45, (3, 7): 18, (5, 5): 0, (10, 3): 0, (-4, 4): -4, (0, 1000): 499500}
+LOOP_PRIMITIVES = {"while", "scan"}
+
+
+def test_sums_the_range(exercise):
+    for (lower, upper), want in CASES.items():
+        got = exercise.sum_range(jnp.int32(lower), jnp.int32(upper))
+        checks.assert_close(got, want, what=f"sum_range({lower}, {upper})",
+                            hint="lax.fori_loop(lower, upper, body, 0) runs body(i, total) for "
+                                 "lower <= i < upper and no times at all when upper <= lower.")
+
+
+def test_compiles_once_for_every_range(exercise):
+    ranges = [(jnp.int32(lo), jnp.int32(hi)) for lo, hi in CASES]
+    exercise.sum_range(*ranges[0])  # the one compile
+    with checks.count_compiles() as log:
+        for lower, upper in ranges[1:]:
+            exercise.sum_range(lower, upper)
+    checks.assert_compiles(
+        log, what="sum_range()", calls=f"{len(ranges) - 1} calls with new bounds", expected=0,
+        why="the bounds are reaching the program as compile-time constants (static arguments): "
+            "lax.fori_loop accepts traced bounds, so keep them ordinary arguments and one "
+            "program serves every range")
+    checks.assert_jitted(exercise.sum_range, *ranges[0], what="sum_range")
+
+
+def test_loop_stays_one_loop(exercise):
+    # Bounds closed over as Python ints: an answer that makes them static and
+    # loops in Python would copy the body once per step here.
+    sizes = {n: checks.jaxpr_size(lambda: exercise.sum_range(0, n)) for n in (10, 1000)}
+    checks.assert_not_unrolled(sizes, what="sum_range(0, n)")
+    found = set(checks.jaxpr_primitives(lambda: exercise.sum_range(0, 10)))
+    if not found & LOOP_PRIMITIVES:
+        checks.fail("sum_range(0, 10) traces to a program with no loop in it (no while or scan "
+                    "primitive). This exercise is about looping inside the compiled program: "
+                    "write the sum with lax.fori_loop(lower, upper, body, init). "
+                    f"See {checks.DOCS}/_autosummary/jax.lax.fori_loop.html")

@@ -1,0 +1,33 @@
+"""Checks for vmap-2 (axis_mismatch)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+HINT = ("c holds one example per column: its batch runs along axis 1, so its in_axes entry "
+        "is 1. b is shared (None), a has its examples in rows (0).")
+
+
+def _inputs(batch, n):
+    # Distinct values everywhere, so pairing an example with the wrong slice shows.
+    a = np.arange(batch * n, dtype=np.float32).reshape(batch, n)
+    b = np.linspace(-1.0, 1.0, n, dtype=np.float32)
+    c = 100.0 * np.arange(n * batch, dtype=np.float32).reshape(n, batch) ** 2
+    return a, b, c
+
+
+def test_square_batch_pairs_each_row_with_a_column_of_c(exercise):
+    a, b, c = _inputs(batch=3, n=3)
+    out = exercise.add_batched(jnp.asarray(a), jnp.asarray(b), jnp.asarray(c))
+    checks.assert_close(out, a + b + c.T, what="add_batched(a, b, c) with 3 examples of length 3",
+                        hint="No error, but wrong numbers: with square data a wrong in_axes still gives "
+                             "slices of the right shape. " + HINT)
+
+
+def test_rectangular_batch_gives_batch_by_n(exercise):
+    a, b, c = _inputs(batch=5, n=2)
+    out = exercise.add_batched(jnp.asarray(a), jnp.asarray(b), jnp.asarray(c))
+    checks.assert_shape_dtype(out, (5, 2), jnp.float32, what="add_batched(a, b, c) with 5 examples of length 2",
+                              hint="The batch comes out on axis 0 (out_axes=0, the default).")
+    checks.assert_close(out, a + b + c.T, what="add_batched(a, b, c) with 5 examples of length 2", hint=HINT)

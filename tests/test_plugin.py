@@ -1,0 +1,59 @@
+"""The pytest plugin: devices, targets, and loading a learner's file."""
+
+from __future__ import annotations
+
+import jax
+import pytest
+
+from grader import REPO_ROOT
+from grader.checks import KataFailure
+from grader.plugin import N_DEVICES, cache_dir, load_exercise, resolve_target
+
+
+def test_jax_has_eight_virtual_cpu_devices():
+    assert jax.device_count() == N_DEVICES == 8
+    assert {d.platform for d in jax.devices()} == {"cpu"}
+
+
+def test_compilation_cache_is_on_in_a_per_user_folder():
+    assert jax.config.jax_compilation_cache_dir == str(cache_dir())
+    assert "jax-katas" in str(cache_dir())
+
+
+def test_targets_resolve_to_the_folder_holding_topics(tmp_path):
+    assert resolve_target("exercises", REPO_ROOT) == REPO_ROOT / "exercises"
+    assert resolve_target("solutions", REPO_ROOT) == REPO_ROOT / "solutions"
+    (tmp_path / "exercises" / "01_purity").mkdir(parents=True)
+    assert resolve_target(str(tmp_path), REPO_ROOT) == tmp_path / "exercises"  # a repo holding exercises/
+    assert resolve_target(str(tmp_path / "exercises"), REPO_ROOT) == tmp_path / "exercises"
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def f(:\n", "has a syntax error on line 1"),
+    ("raise RuntimeError('boom')\n", "importing x.py raised RuntimeError: boom"),
+    ("import sys\nsys.exit(0)\n", "called exit (0) while being imported"),
+])
+def test_import_problems_become_check_failures(tmp_path, source, message):
+    path = tmp_path / "x.py"
+    path.write_text(source)
+    with pytest.raises(KataFailure, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_exercise(path, "x.py")
+
+
+def test_missing_file_and_missing_name_are_explained(tmp_path):
+    with pytest.raises(KataFailure, match="x.py is missing"):
+        load_exercise(tmp_path / "x.py", "x.py")
+    (tmp_path / "x.py").write_text("VALUE = 1\n")
+    module = load_exercise(tmp_path / "x.py", "x.py")
+    assert module.VALUE == 1
+    module.VALUE = 2  # checks may change a module's globals
+    assert module.module.VALUE == 2
+    with pytest.raises(KataFailure, match="x.py has no `scale`"):
+        module.scale
+
+
+def test_each_load_is_a_fresh_module(tmp_path):
+    (tmp_path / "x.py").write_text("STATE = []\n")
+    first, second = load_exercise(tmp_path / "x.py", "x.py"), load_exercise(tmp_path / "x.py", "x.py")
+    first.STATE.append(1)
+    assert second.STATE == []
