@@ -1,0 +1,65 @@
+"""Checks for lax-2 (while_newton)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+VALUES = [0.25, 2.0, 10.0, 1000.0]
+
+
+def newton_reference(a, tol, max_steps=100):
+    """The task's iteration in float32 NumPy: (root, steps)."""
+    a, tol, half = np.float32(a), np.float32(tol), np.float32(2)
+    x, steps = a, 0
+    while steps < max_steps:
+        new = np.float32((x + a / x) / half)
+        steps, change, x = steps + 1, abs(new - x), new
+        if change <= tol:
+            break
+    return x, steps
+
+
+def test_converges_to_the_square_root(exercise):
+    tol = jnp.float32(1e-5)
+    for a in VALUES:
+        root, _ = exercise.newton_sqrt(jnp.float32(a), tol)
+        checks.assert_close(root, np.sqrt(np.float32(a)), what=f"newton_sqrt({a}, 1e-5)[0]",
+                            hint="Each step is x = (x + a / x) / 2, starting from x = a.")
+
+
+def test_stops_at_the_tolerance_given(exercise):
+    # The loose tolerances stop after different numbers of steps, so an answer
+    # that ignores tol (or tests the wrong quantity) shows here.
+    for tol in (1.0, 0.01):
+        for a in VALUES:
+            want_root, want_steps = newton_reference(a, tol)
+            root, steps = exercise.newton_sqrt(jnp.float32(a), jnp.float32(tol))
+            checks.assert_close(
+                (root, steps), (want_root, want_steps), what=f"newton_sqrt({a}, {tol})",
+                hint="Stop right after the first update whose change |new - old| is at most "
+                     "tol, and count every update: cond_fun sees the state body_fun returned, "
+                     "so carry the last change in the loop state (start it at jnp.inf).")
+
+
+def test_compiles_once_for_many_values_and_tolerances(exercise):
+    calls = [(jnp.float32(a), jnp.float32(t)) for a in VALUES for t in (1.0, 1e-3)]
+    exercise.newton_sqrt(jnp.float32(3.0), jnp.float32(1e-4))  # the one compile
+    with checks.count_compiles() as log:
+        for a, tol in calls:
+            exercise.newton_sqrt(a, tol)
+    checks.assert_compiles(
+        log, what="newton_sqrt()", calls=f"{len(calls)} calls with new values and tolerances",
+        expected=0,
+        why="a or tol is reaching the program as a compile-time constant (a static argument): "
+            "lax.while_loop decides when to stop at run time, so both can stay traced")
+    checks.assert_jitted(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4), what="newton_sqrt")
+
+
+def test_stops_inside_the_program_with_while_loop(exercise):
+    found = checks.jaxpr_primitives(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4))
+    if "while" not in found:
+        checks.fail("newton_sqrt traces to a program with no while loop in it, so the number of "
+                    "steps cannot depend on a and tol at run time. Iterate with "
+                    "lax.while_loop(cond_fun, body_fun, init_state). "
+                    f"See {checks.DOCS}/_autosummary/jax.lax.while_loop.html")
