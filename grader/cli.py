@@ -1,85 +1,180 @@
-"""The `grader` command.
+"""The `grader` command: `grader COMMAND --help` shows each command with an example.
 
-    grader                  grade your own exercises/ and print a table
-    grader grade PATH       grade a submission folder against this repo's pristine checks
-    grader grade PATH --json results.json
-
-Exit status: 0 when grading worked, whatever the score; 2 when it could not grade.
+Exit status: 0 whenever grading worked, whatever the score; 2 when it could not grade.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from pathlib import Path
 
 from grader import REPO_ROOT
+from grader.limits import MIB, Limits
+from grader.manifest import ManifestError, load_manifest, select
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="grader", description="Grade JAX Katas exercises.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  grader\n  grader grade submissions/alice --json alice.json")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    grade = commands.add_parser(
-        "grade", help="grade a submission folder (default: your exercises/)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  grader grade\n  grader grade solutions\n"
-               "  grader grade ~/submissions/alice --json alice.json")
-    _add_grade_arguments(grade)
-    return parser
+class UsageProblem(Exception):
+    """Something the user asked for cannot be done; the message says why."""
 
 
-def _add_grade_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", default=None,
-                        help="a copy of exercises/ or a repository holding one (default: your exercises/)")
-    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
-    parser.add_argument("--timeout", metavar="SECONDS", type=int, default=None,
-                        help="time limit per check in seconds (default 60)")
+def _exercises_dir() -> Path:
+    folder = REPO_ROOT / "exercises"
+    if not (folder / "manifest.toml").is_file():
+        raise UsageProblem(f"no exercises/manifest.toml next to the grader package ({REPO_ROOT}); "
+                           f"install the katas with `python -m pip install -e .` from a clone")
+    return folder
+
+
+def selected(only: str | None):
+    """The manifest's exercises, or those `--only` names."""
+    exercises = load_manifest(_exercises_dir())
+    if not only:
+        return exercises
+    try:
+        return select(exercises, only)
+    except ManifestError as error:
+        raise UsageProblem(str(error)) from None
+
+
+def _example(parser: argparse.ArgumentParser, *lines: str) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_grading_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `grade` and `batch`."""
     parser.add_argument("--only", metavar="IDS",
-                        help="grade only these exercises: ids, topics or topic folders, comma-separated "
-                             "(e.g. purity-1,at_updates)")
+                        help="grade only these exercises: ids, topics or topic folders, comma-separated")
+    parser.add_argument("--timeout", type=int, default=Limits.check_seconds, metavar="S",
+                        help="time limit per check, seconds (default %(default)s)")
+    parser.add_argument("--submission-timeout", type=int, default=Limits.submission_seconds, metavar="S",
+                        help="time limit for all of one submission's checks (default %(default)s)")
+    parser.add_argument("--memory", type=int, default=Limits.memory_bytes // MIB, metavar="MIB",
+                        help="address-space limit per check process, MiB (default %(default)s)")
+    parser.add_argument("--sandbox-user", metavar="USER",
+                        help="run the check processes as this unprivileged user (the grader must run as root)")
 
 
-COMMANDS = {"grade"}
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(check_seconds=args.timeout, submission_seconds=args.submission_timeout,
+                  memory_bytes=args.memory * MIB)
+
+
+def sandbox_user(args: argparse.Namespace) -> str | None:
+    if args.sandbox_user is None:
+        return None
+    import pwd
+
+    if os.geteuid() != 0:
+        raise UsageProblem("--sandbox-user needs the grader to run as root")
+    try:
+        pwd.getpwnam(args.sandbox_user)
+    except KeyError:
+        raise UsageProblem(f"no user named {args.sandbox_user!r}") from None
+    return args.sandbox_user
+
+
+def _grade_parser(commands) -> None:
+    parser = commands.add_parser("grade", help="grade one submission (default: your own exercises/)")
+    _example(parser, "grader grade", "grader grade solutions",
+             "grader grade ~/submissions/alice --json alice.json --gradescope results.json",
+             "grader grade ~/submissions/alice --only purity,static-2 --timeout 20")
+    parser.add_argument("path", nargs="?", default="exercises",
+                        help="a copy of exercises/, or a repository holding one (default: your exercises/)")
+    add_grading_options(parser)
+    parser.add_argument("--json", metavar="FILE", help="write the results in the project's JSON schema")
+    parser.add_argument("--gradescope", metavar="FILE", help="write Gradescope's results.json")
+    parser.add_argument("--classroom", nargs="?", const="classroom.json", metavar="FILE",
+                        help="write a GitHub Classroom autograding result (default classroom.json); in "
+                             "GitHub Actions also set the step output `result`")
+    parser.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    parser.set_defaults(run=grade_command)
+
+
+def grade_command(args: argparse.Namespace) -> int:
+    import json
+
+    from grader import reports
+    from grader.grading import grade
+    from grader.plugin import resolve_target
+
+    exercises = selected(args.only)
+    target = resolve_target(args.path, REPO_ROOT)
+    if not target.is_dir():
+        raise UsageProblem(f"{args.path} is not a folder")
+    own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") if own else None
+    report = grade(target, label=args.path, only=exercises, limits=limits_from(args),
+                   shared_cache=cache, user=sandbox_user(args))
+    print(reports.table(report))
+    outputs = {
+        args.json: lambda: json.dumps(reports.to_json(report), indent=2) + "\n",
+        args.gradescope: lambda: json.dumps(reports.to_gradescope(report), indent=2) + "\n",
+        args.classroom: lambda: json.dumps(reports.to_classroom(report), indent=2) + "\n",
+        args.junit: lambda: reports.to_junit(report) + "\n",
+    }
+    for path, render in outputs.items():
+        if path:
+            Path(path).write_text(render(), encoding="utf-8")
+    if args.classroom and os.environ.get("GITHUB_OUTPUT"):
+        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as out:
+            out.write(f"result={reports.classroom_output(report)}\n")
+    return 0
+
+
+def _batch_parser(commands) -> None:
+    parser = commands.add_parser("batch", help="grade a whole class: one folder, .zip or git repo per student")
+    _example(parser, "grader batch submissions/ --out grades/",
+             "grader batch submissions/ --out grades/ --workers 2 --only purity",
+             "grader batch submissions/ --out grades/ --regrade")
+    parser.add_argument("submissions", help="a folder holding one entry per student")
+    parser.add_argument("--out", required=True, help="where per-student JSON, gradebook.csv and summary go")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="submissions graded at once (default: the number of cores, %(default)s)")
+    parser.add_argument("--regrade", action="store_true",
+                        help="grade every student again, even when the submission has not changed")
+    add_grading_options(parser)
+    parser.set_defaults(run=batch_command)
+
+
+def batch_command(args: argparse.Namespace) -> int:
+    from grader.batch import run_batch
+
+    folder = Path(args.submissions)
+    if not folder.is_dir():
+        raise UsageProblem(f"{args.submissions} is not a folder")
+    return run_batch(folder, Path(args.out), selected(args.only), limits_from(args),
+                     workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args))
+
+
+PARSERS = [_grade_parser, _batch_parser]
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="grader", description="Grade and practise JAX Katas.")
+    _example(top, "grader                      # grade your own exercises/",
+             "grader grade path/to/submission --json results.json",
+             "grader batch submissions/ --out grades/")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    for add in PARSERS:
+        add(commands)
+    return top
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+    top = parser()
+    known = set(top._subparsers._group_actions[0].choices)  # noqa: SLF001 - argparse keeps them here
+    if not argv or (argv[0] not in known and argv[0] not in ("-h", "--help")):
         argv = ["grade", *argv]  # `grader` alone grades your own exercises/
-    args = _parser().parse_args(argv)
-    return grade_command(args)
-
-
-def grade_command(args: argparse.Namespace) -> int:
-    from grader.grading import grade, render_table, to_json
-    from grader.plugin import resolve_target
-
-    if not (REPO_ROOT / "exercises" / "manifest.toml").is_file():
-        print(f"grader: no exercises/manifest.toml next to the grader package ({REPO_ROOT}); "
-              f"install the katas with `python -m pip install -e .` from a clone", file=sys.stderr)
+    args = top.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageProblem as problem:
+        print(f"grader: {problem}", file=sys.stderr)
         return 2
-    target = resolve_target(args.path or "exercises", REPO_ROOT)
-    if not target.is_dir():
-        print(f"grader: {args.path} is not a folder", file=sys.stderr)
-        return 2
-    only = None
-    if args.only:
-        from grader.manifest import ManifestError, load_manifest, select
-
-        try:
-            only = list(select(load_manifest(REPO_ROOT / "exercises"), args.only))
-        except ManifestError as error:
-            print(f"grader: {error}", file=sys.stderr)
-            return 2
-    report = grade(target, only=only, timeout=args.timeout)
-    print(render_table(report))
-    if args.json:
-        Path(args.json).write_text(json.dumps(to_json(report), indent=2) + "\n", encoding="utf-8")
-    return 0
 
 
 if __name__ == "__main__":

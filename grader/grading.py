@@ -1,29 +1,45 @@
-"""Score a target folder against the manifest and the pristine checks.
+"""Grade one submission: isolate it, run the pristine checks, score from the manifest.
 
-Scoring: an exercise earns its manifest points when every one of its checks
-passes, and nothing otherwise (a correct-but-recompiling answer is not
-correct). The maximum always comes from the manifest, never from what ran.
+Scoring is decided here, in the trusted parent. The maximum comes from the
+manifest; every check the pristine files define starts as failed and turns
+passed only on a signed result from the check process. An exercise earns its
+points when all its checks pass (a correct-but-recompiling answer is not
+correct), nothing otherwise.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import REPO_ROOT
+from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
-from grader.runner import CHECK_TIMEOUT, CheckResult, run_checks
+from grader.runner import CheckResult, run_checks
+from grader.scan import Flag, scan_files
+from grader.workspace import build_workspace
 
-SCHEMA_VERSION = 1
+
+@dataclass
+class Check:
+    nodeid: str
+    hidden: bool
+    result: CheckResult
+
+    @property
+    def name(self) -> str:
+        return self.nodeid.rsplit("::", 1)[-1]
 
 
 @dataclass
 class ExerciseGrade:
     exercise: Exercise
-    checks: list[CheckResult]
+    checks: list[Check]
     score: int = 0
     reason: str = ""
+    flags: list[Flag] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -32,9 +48,11 @@ class ExerciseGrade:
 
 @dataclass
 class Grade:
-    target: Path
+    target: str
     exercises: list[ExerciseGrade] = field(default_factory=list)
     seconds: float = 0.0
+    forged_results: int = 0
+    error: str = ""  # the submission could not be graded at all
 
     @property
     def score(self) -> int:
@@ -44,79 +62,73 @@ class Grade:
     def max_score(self) -> int:
         return sum(e.exercise.points for e in self.exercises)
 
+    @property
+    def flags(self) -> list[Flag]:
+        return [flag for e in self.exercises for flag in e.flags]
 
-def grade(target: Path, *, root: Path = REPO_ROOT, only: list[Exercise] | None = None,
-          timeout: int | None = None) -> Grade:
-    """Run the checks of every manifest exercise (or `only` these) against `target`."""
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.flags or self.forged_results)
+
+    def review_notes(self) -> list[str]:
+        notes = [flag.text() for flag in self.flags]
+        if self.forged_results:
+            notes.append(f"{self.forged_results} forged result line(s) were written to the grader's channel")
+        return notes
+
+
+def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_ROOT,
+          only: tuple[Exercise, ...] | None = None, limits: Limits = Limits(),
+          shared_cache: Path | None = None, user: str | None = None) -> Grade:
+    """Grade the exercise files under `source` (a folder shaped like `exercises/`).
+
+    Args:
+      only: grade just these exercises (default: the whole manifest).
+      shared_cache: reuse this compilation-cache folder (for trusted code such
+        as the reference solutions); submissions get a fresh one.
+      user: run the check processes as this unprivileged user.
+    """
     start = time.monotonic()
-    exercises = list(only or load_manifest(root / "exercises"))
-    paths = [f"exercises/{e.check_path}" for e in exercises if (root / "exercises" / e.check_path).is_file()]
-    run = run_checks(target, paths, root=root, timeout=timeout or CHECK_TIMEOUT) if paths else None
-    report = Grade(target=target)
+    exercises = tuple(only or load_manifest(repo / "exercises"))
+    report = Grade(target=label or str(source))
+    with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
+        workspace, copied = build_workspace(Path(scratch) / "ws", repo, exercises, source)
+        if user is not None:
+            _hand_over(Path(scratch), user)
+        flags = scan_files(workspace.submission, copied.files)
+        paths = [f"exercises/{e.check_path}" for e in exercises]
+        paths += [f"exercises/{e.hidden_check_path}" for e in exercises
+                  if (workspace.root / "exercises" / e.hidden_check_path).is_file()]
+        run = run_checks(workspace, paths, limits, env=workspace.env(shared_cache), user=user)
+    report.forged_results = run.forged
+    report.error = run.error
     for entry in exercises:
-        checks = run.for_exercise(entry.id) if run else []
-        report.exercises.append(_score(entry, checks, run.output if run else ""))
+        checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in run.for_exercise(entry.id)]
+        report.exercises.append(_score(entry, checks, copied.refused.get(entry.path), run.error,
+                                       flags.get(entry.path, [])))
     report.seconds = time.monotonic() - start
     return report
 
 
-def _score(entry: Exercise, checks: list[CheckResult], output: str) -> ExerciseGrade:
+def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,
+           flags: list[Flag]) -> ExerciseGrade:
+    if refused and refused != "is missing":
+        return ExerciseGrade(entry, checks, 0, f"{entry.path} {refused}: not graded", flags)
     if not checks:
-        reason = "no checks ran for this exercise"
-        if "error" in output.lower():
-            tail = [line for line in output.splitlines() if line.strip()][-1:]
-            reason += f" ({tail[0][:160]})" if tail else ""
-        return ExerciseGrade(entry, checks, 0, reason)
-    failed = [c for c in checks if not c.passed]
+        return ExerciseGrade(entry, checks, 0, run_error or "no checks ran for this exercise", flags)
+    failed = [c for c in checks if not c.result.passed]
     if failed:
         first = failed[0]
-        name = first.nodeid.rsplit("::", 1)[-1]
-        return ExerciseGrade(entry, checks, 0, f"{name}: {first.reason}")
-    return ExerciseGrade(entry, checks, entry.points, "")
+        where = "a hidden check" if first.hidden else first.name
+        return ExerciseGrade(entry, checks, 0, f"{where}: {first.result.reason}", flags)
+    return ExerciseGrade(entry, checks, entry.points, "", flags)
 
 
-def to_json(report: Grade) -> dict:
-    """The project's own results schema (versioned: bump SCHEMA_VERSION on change)."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "target": str(report.target),
-        "score": report.score,
-        "max_score": report.max_score,
-        "seconds": round(report.seconds, 2),
-        "exercises": [
-            {
-                "id": e.exercise.id,
-                "path": e.exercise.path,
-                "score": e.score,
-                "max_score": e.exercise.points,
-                "status": e.status,
-                "reason": e.reason,
-                "checks": [
-                    {"name": c.nodeid, "status": c.outcome, "message": c.reason,
-                     "duration": round(c.duration, 3)}
-                    for c in e.checks
-                ],
-            }
-            for e in report.exercises
-        ],
-    }
+def _hand_over(folder: Path, user: str) -> None:
+    """Give the workspace to the sandbox user, who must be able to read and write it."""
+    import os
+    import pwd
 
-
-def render_table(report: Grade, width: int = 100) -> str:
-    """A plain-text table: exercise, points, status, first failure line; then the total."""
-    rows = [("exercise", "points", "status", "reason")]
-    for e in report.exercises:
-        rows.append((e.exercise.id, f"{e.score}/{e.exercise.points}",
-                     "ok" if e.status == "passed" else "FAIL", e.reason))
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    room = max(20, width - sum(widths) - 6)
-    lines = []
-    for row in rows:
-        reason = row[3] if len(row[3]) <= room else row[3][: room - 3] + "..."
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + reason)
-    lines.insert(1, "-" * min(width, max(len(line) for line in lines)))
-    lines.append("")
-    lines.append(f"total: {report.score} / {report.max_score} points "
-                 f"({sum(e.status == 'passed' for e in report.exercises)} of {len(report.exercises)} "
-                 f"exercises) in {report.seconds:.1f} s")
-    return "\n".join(lines)
+    record = pwd.getpwnam(user)
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, record.pw_uid, record.pw_gid, follow_symlinks=False)

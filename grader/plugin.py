@@ -7,7 +7,7 @@ Loaded by the root `conftest.py`. It
   solutions or a submission folder, and the `exercise` fixture that imports
   the exercise under test from that target;
 - runs checks in manifest order and shows failures as lessons, not tracebacks;
-- writes one JSON line per check to `--kata-report` for the grader.
+- reports each check, signed, over the grader's private channel (`--kata-channel`).
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="whose code the checks run on: 'exercises' (yours, the default), 'solutions' "
              "(the reference), or a path to a submission folder (a copy of exercises/ or a repo holding one)")
     group.addoption(
-        "--kata-report", default=None, metavar="FILE",
-        help="write one JSON line per check to FILE (used by `grader`)")
+        "--kata-channel", default=None, metavar="FD", type=int,
+        help="(used by `grader`) read the result channel's key from descriptor FD and report "
+             "each check over it, signed")
 
 
 # --- JAX set-up ---------------------------------------------------------------------
@@ -104,7 +105,8 @@ class KataState:
     target: Path
     exercises: tuple[Exercise, ...]
     header: str
-    report: Any = None
+    channel: Any = None  # the grader's result pipe, when run by `grader`
+    key: bytes = b""
 
     def exercise_for(self, path: Path) -> Exercise | None:
         try:
@@ -126,18 +128,29 @@ def pytest_configure(config: pytest.Config) -> None:
         root=root, checks_dir=checks_dir,
         target=resolve_target(config.getoption("target"), root),
         exercises=load_manifest(checks_dir), header=header)
-    report_path = config.getoption("kata_report")
-    if report_path:
-        state.report = open(report_path, "a", encoding="utf-8", buffering=1)
+    handshake_fd = config.getoption("kata_channel")
+    if handshake_fd is not None:
+        state.channel, state.key = _open_channel(handshake_fd)
     config.stash[_STATE] = state
     global _config
     _config = config
 
 
+def _open_channel(handshake_fd: int) -> tuple[Any, bytes]:
+    """Read the grader's one-shot handshake (key and result descriptor), then close it.
+
+    This runs in pytest_configure, before any submission code is imported, so
+    the handshake is gone by the time submission code could look for it.
+    """
+    with os.fdopen(handshake_fd, "r", encoding="utf-8") as handshake:
+        hello = json.loads(handshake.read())
+    return os.fdopen(hello["fd"], "w", encoding="utf-8", buffering=1), bytes.fromhex(hello["key"])
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
-    if state is not None and state.report is not None:
-        state.report.close()
+    if state is not None and state.channel is not None:
+        state.channel.close()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -305,11 +318,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     checks = []
     for item in session.items:
         entry = state.exercise_for(Path(item.path))
-        checks.append({"nodeid": item.nodeid, "exercise": entry.id if entry else None})
+        checks.append({"nodeid": item.nodeid, "exercise": entry.id if entry else None,
+                       "hidden": Path(item.path).name.startswith("hidden_test_")})
     _write(session.config, {"event": "collected", "checks": checks})
 
 
 def _write(config: pytest.Config | None, record: dict[str, Any]) -> None:
+    from grader.runner import sign
+
     state = config.stash.get(_STATE, None) if config is not None else None
-    if state is not None and state.report is not None:
-        state.report.write(json.dumps(record) + "\n")
+    if state is None or state.channel is None:
+        return
+    mac = sign(state.key, json.dumps(record, sort_keys=True))
+    try:
+        state.channel.write(json.dumps({**record, "mac": mac}) + "\n")
+    except OSError:
+        pass  # the channel was closed under us: the grader counts what never arrived as failed

@@ -1,28 +1,34 @@
-"""Run the pristine checks against a target folder in a child pytest process.
+"""Run checks in a child pytest process and collect trusted per-check results.
 
-The child writes one JSON line per check (see `grader.plugin`); the parent
-reads them while it runs. A check that hangs past its limit or kills the
-child is marked failed with the reason, and a new child carries on with the
-checks that have not reported yet, so one bad exercise never costs the rest.
+The child is started with `python -I`, plugin autoloading off, an explicit
+config and rootdir, a scrubbed environment and resource limits. It reports
+each check over a private pipe: at start-up the child's plugin reads a random
+key and the pipe's descriptor from a second, one-shot pipe (and closes it)
+before any submission code is imported, and signs every record with the key. Stdout, exit codes and files the child writes never count, and
+a record with a bad signature is evidence of tampering.
+
+A check that hangs past its limit or kills the child is failed with the
+reason, and a new child carries on with the checks that have not reported.
 """
 
 from __future__ import annotations
 
-import itertools
+import hashlib
+import hmac
 import json
 import os
+import queue
+import secrets
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from grader import REPO_ROOT
-
-CHECK_TIMEOUT = 60  # seconds per check (pytest-timeout in the child)
-HANG_GRACE = 15  # extra seconds before the parent kills a child stuck in native code
+from grader.limits import Limits
+from grader.workspace import Workspace
 
 
 @dataclass
@@ -40,104 +46,173 @@ class CheckResult:
 
 @dataclass
 class RunResult:
-    checks: dict[str, CheckResult] = field(default_factory=dict)  # in run order
-    collected: list[dict] = field(default_factory=list)  # [{"nodeid", "exercise"}]
-    output: str = ""  # the children's combined stdout/stderr, for diagnosing harness trouble
+    collected: list[dict] = field(default_factory=list)  # [{"nodeid", "exercise", "hidden"}]
+    checks: dict[str, CheckResult] = field(default_factory=dict)
+    forged: int = 0  # records with a bad signature: someone wrote to the channel
+    output: str = ""  # the children's stdout/stderr, for diagnosing harness trouble
+    error: str = ""  # set when no check could run at all
 
-    def for_exercise(self, exercise_id: str) -> list[CheckResult]:
-        ids = {c["nodeid"] for c in self.collected if c["exercise"] == exercise_id}
-        return [r for nodeid, r in self.checks.items() if nodeid in ids]
-
-
-def pytest_command(target: Path, report: Path, args: list[str], root: Path, timeout: int) -> list[str]:
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header",
-            "--rootdir", str(root), "-c", str(root / "pyproject.toml"),
-            "--target", str(target), "--kata-report", str(report),
-            "--timeout", str(timeout), *args]
+    def for_exercise(self, exercise_id: str) -> list[tuple[dict, CheckResult]]:
+        """(collected entry, result) for each check of one exercise, in run order."""
+        return [(c, self.checks[c["nodeid"]]) for c in self.collected
+                if c["exercise"] == exercise_id and c["nodeid"] in self.checks]
 
 
-def run_checks(target: Path, paths: list[str] | None = None, *, root: Path = REPO_ROOT,
-               timeout: int = CHECK_TIMEOUT, env: dict[str, str] | None = None) -> RunResult:
-    """Run the checks in `paths` (default: all of `exercises/`) against `target`.
+def sign(key: bytes, payload: str) -> str:
+    return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
-    Returns every collected check's result; checks that never reported
-    (the child died or hung before reaching them) are failed with the reason.
+
+def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
+    return [*limits.launcher(), sys.executable, "-I", "-m", "pytest",
+            "-c", str(workspace.config), "--rootdir", str(workspace.root),
+            "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
+            "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
+            "--timeout", str(limits.check_seconds), *args]
+
+
+def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
+               env: dict[str, str] | None = None, user: str | None = None) -> RunResult:
+    """Run the checks in `paths` (relative to the workspace); every collected check ends with a result.
+
+    The first child's signed list of collected checks, sent before any
+    submission code is imported, is the list of expected checks. A check that
+    never reports (the child hung, crashed or exited first) is failed with the
+    reason; the remaining checks run in a fresh child.
     """
     result = RunResult()
-    todo = list(paths or ["exercises"])
-    with tempfile.TemporaryDirectory(prefix="katas-run-") as scratch:
-        for attempt in itertools.count():
-            report = Path(scratch) / f"report-{attempt}.jsonl"
-            command = pytest_command(target, report, todo, root, timeout)
-            records, exit_note, output = _run_child(command, report, root, timeout + HANG_GRACE, env)
-            result.output += output
-            collected = next((r["checks"] for r in records if r["event"] == "collected"), None)
-            if collected is None:  # collection itself failed: nothing ran
-                break
+    deadline = time.monotonic() + limits.submission_seconds
+    args = list(paths)
+    while True:
+        child = _Child(pytest_command(workspace, limits, args), workspace, env or workspace.env(), user)
+        records, exit_note, output = child.run(limits, deadline)
+        result.output += output
+        result.forged += child.forged
+        if not result.collected:
+            result.collected = next((r["checks"] for r in records if r["event"] == "collected"), [])
             if not result.collected:
-                result.collected = collected
-            settled = len(result.checks)
-            started = None
-            for record in records:
-                if record["event"] == "start":
-                    started = record["nodeid"]
-                elif record["event"] == "result":
-                    result.checks[record["nodeid"]] = CheckResult(
-                        record["nodeid"], record["outcome"], record["reason"], record["error"],
-                        record["duration"])
-                    started = None
-            if started is not None:  # the child died or hung inside this check
-                result.checks[started] = CheckResult(started, "failed", exit_note, "Crash")
-            todo = [c["nodeid"] for c in result.collected if c["nodeid"] not in result.checks]
-            if not todo or len(result.checks) == settled:
-                break
-    for check in result.collected:
-        result.checks.setdefault(
-            check["nodeid"], CheckResult(check["nodeid"], "failed", "did not report a result", "NoResult"))
+                result.error = f"the checks could not be collected ({exit_note})"
+                return result
+        expected = [c["nodeid"] for c in result.collected]
+        settled = len(result.checks)
+        started = None
+        for record in records:
+            nodeid = record.get("nodeid")
+            if record["event"] == "start" and nodeid in expected:
+                started = nodeid
+            elif record["event"] == "result" and nodeid in expected:
+                result.checks[nodeid] = CheckResult(nodeid, record["outcome"], record["reason"],
+                                                    record["error"], record["duration"])
+                started = None
+        if started is not None:  # the child died or was killed inside this check
+            result.checks[started] = CheckResult(started, "failed", exit_note, "Crash")
+        args = [nodeid for nodeid in expected if nodeid not in result.checks]
+        if not args:
+            return result
+        if time.monotonic() >= deadline:
+            why = f"not run: the submission used up its {limits.submission_seconds} s limit"
+            break
+        if len(result.checks) == settled:  # no progress: the child fails before reaching any check
+            why = f"did not report a result ({exit_note})"
+            break
+    for nodeid in args:
+        result.checks[nodeid] = CheckResult(nodeid, "failed", why, "NoResult")
     return result
 
 
-def _run_child(command: list[str], report: Path, root: Path, hang_limit: float,
-               env: dict[str, str] | None) -> tuple[list[dict], str, str]:
-    """Run one child; kill it if a single check runs past `hang_limit` seconds."""
-    report.touch()
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
-        child = subprocess.Popen(command, cwd=root, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, env=env if env is not None else os.environ.copy(),
-                                 start_new_session=True)
-        note = ""
-        last_progress, seen = time.monotonic(), 0
-        while child.poll() is None:
-            time.sleep(0.2)
-            size = report.stat().st_size
-            if size != seen:
-                seen, last_progress = size, time.monotonic()
-            elif time.monotonic() - last_progress > hang_limit:
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
-                note = f"timed out after {hang_limit - HANG_GRACE:g} s (stuck, the process was killed)"
-        if not note:
-            note = _exit_note(child.returncode)
-        log.seek(0)
-        output = log.read()
-    return _read_records(report), note, output
+class _Child:
+    """One child pytest process with its signed result channel."""
+
+    def __init__(self, command: list[str], workspace: Workspace, env: dict[str, str],
+                 user: str | None) -> None:
+        self.command, self.workspace, self.env, self.user = command, workspace, env, user
+        self.key = secrets.token_bytes(32)
+        self.records: queue.Queue = queue.Queue()
+        self.forged = 0
+
+    def run(self, limits: Limits, deadline: float) -> tuple[list[dict], str, str]:
+        results_read, results_write = os.pipe()
+        handshake_read, handshake_write = os.pipe()
+        command = [arg.replace("{handshake_fd}", str(handshake_read)) for arg in self.command]
+        with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
+            process = subprocess.Popen(
+                command, cwd=self.workspace.root, env=self.env, stdin=subprocess.DEVNULL,
+                stdout=log, stderr=subprocess.STDOUT, pass_fds=(results_write, handshake_read),
+                start_new_session=True, user=self.user, group=self._group())
+            os.close(results_write)  # the child holds the only write end: EOF when it exits
+            os.close(handshake_read)
+            reader = threading.Thread(target=self._read, args=(results_read,), daemon=True)
+            reader.start()
+            # The plugin reads this before any submission code is imported, then closes it.
+            with os.fdopen(handshake_write, "w") as handshake:
+                try:
+                    handshake.write(json.dumps({"key": self.key.hex(), "fd": results_write}))
+                except BrokenPipeError:
+                    pass  # the child died at once; _watch reports how
+            records, note = self._watch(process, limits, deadline)
+            reader.join(timeout=5)
+            while not self.records.empty():
+                records.append(self.records.get()[1])
+            log.seek(0)
+            return records, note or _exit_note(process.returncode), log.read()
+
+    def _group(self) -> int | None:
+        if self.user is None:
+            return None
+        import pwd
+
+        return pwd.getpwnam(self.user).pw_gid
+
+    def _read(self, fd: int) -> None:
+        with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as channel:
+            for line in channel:
+                try:
+                    record = json.loads(line)
+                    mac = record.pop("mac")
+                except (json.JSONDecodeError, KeyError, AttributeError):
+                    self.forged += 1
+                    continue
+                if hmac.compare_digest(mac, sign(self.key, json.dumps(record, sort_keys=True))):
+                    self.records.put((time.monotonic(), record))
+                else:
+                    self.forged += 1
+
+    def _watch(self, process: subprocess.Popen, limits: Limits, deadline: float) -> tuple[list[dict], str]:
+        """Wait for the child; kill it when one check or the whole submission runs too long."""
+        records: list[dict] = []
+        check_started = None
+        check_limit = limits.check_seconds + limits.hang_grace
+        while True:
+            try:
+                _, record = self.records.get(timeout=0.2)
+                records.append(record)
+                check_started = time.monotonic() if record["event"] == "start" else None
+                continue
+            except queue.Empty:
+                pass
+            if process.poll() is not None:
+                return records, ""
+            now = time.monotonic()
+            if check_started is not None and now - check_started > check_limit:
+                _kill(process)
+                return records, f"timed out after {limits.check_seconds} s (stuck; the check process was killed)"
+            if now > deadline:
+                _kill(process)
+                return records, f"timed out: the submission used up its {limits.submission_seconds} s limit"
 
 
-def _exit_note(code: int) -> str:
-    if code < 0:
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def _exit_note(code: int | None) -> str:
+    if code is not None and code < 0:
         try:
             name = signal.Signals(-code).name
         except ValueError:
             name = f"signal {-code}"
         return f"crashed the check process ({name})"
     return f"ended the check process early (exit code {code})"
-
-
-def _read_records(report: Path) -> list[dict]:
-    records = []
-    for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a torn last line from a killed child
-    return records

@@ -20,11 +20,13 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.manifest import Exercise, load_manifest, select
-from grader.runner import RunResult, run_checks
+from grader.grading import Grade, grade
 
 # KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while
 # writing them; CI always runs everything.
 ONLY = os.environ.get("KATAS_ONLY", "")
+# Trusted code (solutions, mutants) shares the user's compilation cache across runs.
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 ALL_EXERCISES = load_manifest(REPO_ROOT / "exercises")
 EXERCISES = select(ALL_EXERCISES, ONLY) if ONLY else ALL_EXERCISES
 VARIANTS = Path(__file__).parent / "variants"
@@ -94,14 +96,14 @@ class Runs:
         return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
                 "json": json.loads(out.read_text()) if out.exists() else None}
 
-    def _run_round(self, name: str, group: list[Variant]) -> RunResult:
+    def _run_round(self, name: str, group: list[Variant]) -> Grade:
         target = self.scratch / name
         for variant in group:
             dest = target / variant.exercise.path
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(variant.path, dest)
-        paths = [f"exercises/{v.exercise.check_path}" for v in group]
-        return run_checks(target, paths)
+        only = tuple(sorted({v.exercise for v in group}, key=lambda e: e.index))
+        return grade(target, only=only, shared_cache=USER_CACHE)
 
     def get(self, name: str):
         self.start_all()
@@ -114,10 +116,10 @@ def checks_by_exercise(graded: dict) -> dict[str, list[dict]]:
 
 
 def variant_results(runs: Runs, kind: str) -> dict[str, list]:
-    """variant label -> its exercise's check results."""
+    """variant label -> its exercise's checks (grader.grading.Check)."""
     results = {}
     for i, group in enumerate(rounds(kind)):
-        run = runs.get(f"{kind}-{i}")
+        graded = {e.exercise.id: e for e in runs.get(f"{kind}-{i}").exercises}
         for variant in group:
-            results[variant.label] = run.for_exercise(variant.exercise.id)
+            results[variant.label] = graded[variant.exercise.id].checks
     return results

@@ -35,14 +35,15 @@ def test_reference_solutions_score_full_marks(runs):
 
 def test_json_results_follow_the_schema(runs):
     graded = runs.get("solutions")["json"]
-    assert set(graded) == {"schema_version", "target", "score", "max_score", "seconds", "exercises"}
-    assert graded["schema_version"] == 1
+    assert set(graded) == {"schema_version", "target", "score", "max_score", "seconds", "error",
+                           "needs_review", "review", "exercises"}
+    assert graded["schema_version"] == 2
     assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
     for entry in graded["exercises"]:
-        assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "checks"}
+        assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "flags", "checks"}
         assert entry["status"] in ("passed", "failed")
         for check in entry["checks"]:
-            assert set(check) == {"name", "status", "message", "duration"}
+            assert set(check) == {"name", "status", "message", "duration", "hidden"}
             assert check["status"] in ("passed", "failed", "skipped")
             assert check["duration"] >= 0
 

@@ -48,7 +48,7 @@ def test_every_check_rejects_some_mutant(runs, entry):
     assert mutants, f"{entry.id} has no mutant in tests/variants/{entry.path.removesuffix('.py')}/"
     results = variant_results(runs, "mutant")
     checks = [c["name"] for c in checks_by_exercise(runs.get("solutions")["json"])[entry.id]]
-    caught = {r.nodeid for m in mutants for r in results[m.label] if not r.passed}
+    caught = {c.nodeid for m in mutants for c in results[m.label] if not c.result.passed}
     uncaught = [name for name in checks if name not in caught]
     assert not uncaught, f"these checks reject none of {entry.id}'s mutants: {uncaught}"
 
@@ -57,14 +57,14 @@ def test_every_check_rejects_some_mutant(runs, entry):
 def test_mutant_is_rejected(runs, mutant):
     results = variant_results(runs, "mutant")[mutant.label]
     assert results, f"no checks ran for {mutant.label}"
-    assert any(not r.passed for r in results), f"{mutant.label} passes every check"
-    trouble = [r for r in results if any(t in r.reason for t in HARNESS_TROUBLE)]
-    assert not trouble, f"{mutant.label} fails to load, so it tests nothing: {trouble[0].reason}"
+    assert any(not c.result.passed for c in results), f"{mutant.label} passes every check"
+    trouble = [c for c in results if any(t in c.result.reason for t in HARNESS_TROUBLE)]
+    assert not trouble, f"{mutant.label} fails to load, so it tests nothing: {trouble[0].result.reason}"
 
 
 @pytest.mark.parametrize("alternate", variants("alternate"), ids=lambda v: v.label)
 def test_alternate_passes(runs, alternate):
     results = variant_results(runs, "alternate")[alternate.label]
     assert results, f"no checks ran for {alternate.label}"
-    failed = [f"{r.nodeid}: {r.reason}" for r in results if not r.passed]
+    failed = [f"{c.nodeid}: {c.result.reason}" for c in results if not c.result.passed]
     assert not failed, f"an unusual but correct answer is rejected:\n" + "\n".join(failed)

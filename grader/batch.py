@@ -1,0 +1,259 @@
+"""Grade a whole class, unattended and resumable.
+
+`SUBMISSIONS/` holds one entry per student: a folder (a copy of `exercises/`
+or a repository holding one, git checkouts included), a `.zip` of either, or
+a bare git repository. Each student's result is written atomically to
+`OUT/students/<name>.json` as soon as it is known; `gradebook.csv` and
+`summary.csv` are rebuilt from those files after every student. Killing the
+batch loses nothing, and running it again skips students whose submission
+and checks have not changed (content hash) unless `--regrade`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import REPO_ROOT, __version__
+from grader.grading import grade
+from grader.limits import Limits
+from grader.manifest import Exercise
+from grader.plugin import resolve_target
+from grader.reports import to_json
+
+MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
+MAX_ZIP_FILES = 5000
+
+
+class Ungradable(Exception):
+    """The submission cannot be graded at all; the message says why."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    name: str
+    path: Path
+
+
+def find_submissions(folder: Path) -> list[Submission]:
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        name = entry.name.removesuffix(".zip").removesuffix(".git") if entry.is_file() or _is_bare_repo(entry) \
+            else entry.name
+        found.append(Submission(name, entry))
+    return found
+
+
+def _is_bare_repo(path: Path) -> bool:
+    return path.is_dir() and (path / "HEAD").is_file() and (path / "objects").is_dir()
+
+
+def unpack(submission: Submission, scratch: Path) -> Path:
+    """A folder holding the submission's files: the folder itself, or an unpacked copy."""
+    path = submission.path
+    if path.is_dir() and not _is_bare_repo(path):
+        return path
+    dest = scratch / "unpacked"
+    dest.mkdir()
+    if _is_bare_repo(path):
+        archive = subprocess.run(["git", "--git-dir", str(path), "archive", "--format=zip", "HEAD"],
+                                 capture_output=True, timeout=120)
+        if archive.returncode != 0:
+            raise Ungradable(f"cannot read the git repository: {archive.stderr.decode(errors='replace').strip()}")
+        _extract(zipfile.ZipFile(io.BytesIO(archive.stdout)), dest)
+    elif path.suffix == ".zip":
+        try:
+            with zipfile.ZipFile(path) as archive:
+                _extract(archive, dest)
+        except (zipfile.BadZipFile, OSError) as error:
+            raise Ungradable(f"unreadable zip file: {error}") from None
+    else:
+        raise Ungradable("neither a folder, a .zip nor a git repository")
+    entries = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest  # zips often wrap one folder
+
+
+def _extract(archive: zipfile.ZipFile, dest: Path) -> None:
+    members = archive.infolist()
+    if len(members) > MAX_ZIP_FILES or sum(m.file_size for m in members) > MAX_ZIP_BYTES:
+        raise Ungradable("the zip file is too large to be a submission")
+    for member in members:
+        target = (dest / member.filename).resolve()
+        if not target.is_relative_to(dest.resolve()) or (member.external_attr >> 16) & 0o170000 == 0o120000:
+            raise Ungradable(f"the zip file holds an unsafe entry: {member.filename}")
+    archive.extractall(dest)
+
+
+def checks_fingerprint(repo: Path = REPO_ROOT) -> str:
+    """Changes whenever the pristine checks, the manifest or the grader change."""
+    digest = hashlib.sha256(__version__.encode())
+    for folder in (repo / "exercises", repo / "grader"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(repo).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def submission_hash(files: Path, exercises: tuple[Exercise, ...], fingerprint: str, limits: Limits) -> str:
+    digest = hashlib.sha256(f"{fingerprint}{limits}".encode())
+    for entry in exercises:
+        path = files / entry.path
+        digest.update(entry.path.encode())
+        digest.update(path.read_bytes() if path.is_file() and not path.is_symlink() else b"<missing>")
+    return digest.hexdigest()
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,
+              previous: dict | None, regrade: bool, user: str | None) -> tuple[dict, bool]:
+    """The student's result record, and whether it was reused from the last run."""
+    with tempfile.TemporaryDirectory(prefix="katas-batch-") as scratch:
+        try:
+            files = resolve_target(str(unpack(submission, Path(scratch))), REPO_ROOT)
+            digest = submission_hash(files, exercises, fingerprint, limits)
+            if previous and not regrade and previous.get("submission_hash") == digest:
+                return previous, True
+            if not any((files / e.path).is_file() for e in exercises):
+                raise Ungradable("no exercise files found (expected e.g. "
+                                 f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
+            report = grade(files, label=submission.name, only=exercises, limits=limits, user=user)
+            record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
+        except Ungradable as problem:
+            record = {"student": submission.name, "submission_hash": "", "error": str(problem),
+                      "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
+    record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    return record, False
+
+
+def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:
+    header = ["student", *(e.id for e in exercises), "total", "max", "needs_review", "error"]
+    rows = [header]
+    for record in sorted(records, key=lambda r: r["student"]):
+        scores = {e["id"]: e["score"] for e in record.get("exercises", [])}
+        graded = not record.get("error")
+        rows.append([record["student"], *(scores.get(e.id, "") if graded else "" for e in exercises),
+                     record["score"] if graded else "", record["max_score"],
+                     "yes" if record.get("needs_review") else "", record.get("error", "")])
+    return rows
+
+
+def summary_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:
+    graded = [r for r in records if not r.get("error")]
+    rows = [["exercise", "passed", "graded", "pass_rate"]]
+    for entry in exercises:
+        passed = sum(1 for r in graded for e in r["exercises"] if e["id"] == entry.id and e["status"] == "passed")
+        rate = f"{passed / len(graded):.0%}" if graded else ""
+        rows.append([entry.id, passed, len(graded), rate])
+    return rows
+
+
+def _csv(rows: list[list]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+class Progress:
+    """One status line on stderr: a bar, counts and an ETA (plain lines when not a terminal)."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.reused = total, 0, 0
+        self.start = time.monotonic()
+        self.lock = threading.Lock()
+        self.tty = sys.stderr.isatty()
+
+    def step(self, name: str, record: dict, reused: bool) -> None:
+        with self.lock:
+            self.done += 1
+            self.reused += reused
+            fresh = self.done - self.reused
+            elapsed = time.monotonic() - self.start
+            left = self.total - self.done
+            eta = f"{elapsed / fresh * left:.0f} s" if fresh and left else "-"
+            width = 24
+            filled = width * self.done // max(1, self.total)
+            score = "error" if record.get("error") else f"{record['score']}/{record['max_score']}"
+            line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                    f"({self.reused} unchanged) ETA {eta}  {name}: {score}{' (reused)' if reused else ''}")
+            print(("\r" + line.ljust(110)) if self.tty else line, end="" if self.tty else "\n",
+                  file=sys.stderr, flush=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            print(file=sys.stderr)
+
+
+def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
+              workers: int, regrade: bool, user: str | None) -> int:
+    submissions = find_submissions(folder)
+    students = out / "students"
+    students.mkdir(parents=True, exist_ok=True)
+    fingerprint = checks_fingerprint()
+    records: dict[str, dict] = {}
+    for submission in submissions:
+        saved = students / f"{submission.name}.json"
+        if saved.is_file():
+            try:
+                records[submission.name] = json.loads(saved.read_text(encoding="utf-8"))
+            except json.JSONDecodeError:
+                pass  # a file from an older, interrupted writer: grade again
+    progress = Progress(len(submissions))
+    lock = threading.Lock()
+
+    def save(name: str, record: dict) -> None:
+        with lock:
+            records[name] = record
+            write_atomically(students / f"{name}.json", json.dumps(record, indent=2) + "\n")
+            current = [records[s.name] for s in submissions if s.name in records]
+            write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
+            write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, records.get(s.name), regrade, user): s
+                   for s in submissions}
+        for future in as_completed(futures):
+            submission = futures[future]
+            record, reused = future.result()
+            if not reused:
+                save(submission.name, record)
+            progress.step(submission.name, record, reused)
+    progress.finish()
+    if not submissions:
+        print(f"grader: no submissions in {folder}", file=sys.stderr)
+    current = [records[s.name] for s in submissions if s.name in records]
+    write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
+    write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+    summary = summary_rows(current, exercises)
+    width = max(len(row[0]) for row in summary)
+    print("\n".join(f"{row[0]:<{width}}  {row[3]:>9}  ({row[1]}/{row[2]})" if i else
+                    f"{'exercise':<{width}}  pass rate" for i, row in enumerate(summary)))
+    errors = [r["student"] for r in current if r.get("error")]
+    review = [r["student"] for r in current if r.get("needs_review")]
+    print(f"\n{len(current)} students graded into {out}/gradebook.csv"
+          + (f"; could not grade: {', '.join(errors)}" if errors else "")
+          + (f"; needs review: {', '.join(review)}" if review else ""))
+    return 0

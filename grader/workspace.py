@@ -1,0 +1,100 @@
+"""A fresh, isolated folder to grade one submission in.
+
+It holds this repository's pristine checks and manifest, an explicit pytest
+config, empty home/tmp/cache folders, and *only* the manifest-listed exercise
+files copied from the submission. Nothing else a submission carries (a
+`conftest.py`, `pytest.ini`, `sitecustomize.py`, `.pth`, `__pycache__`, extra
+test files, symlinks) ever reaches the check process.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.manifest import Exercise
+
+MAX_FILE_BYTES = 1024 * 1024  # an exercise file is a few kB; anything huge is not one
+
+PYTEST_CONFIG = """\
+[pytest]
+python_files = test_*.py hidden_test_*.py
+addopts = --import-mode=importlib -p no:cacheprovider
+"""
+
+# Environment a check process must not inherit: they change how Python,
+# pytest, JAX or XLA start (plugins, paths, flags, device counts).
+SCRUBBED_PREFIXES = ("PYTEST_", "PYTHON", "JAX_", "XLA_")
+
+
+@dataclass
+class Workspace:
+    root: Path
+
+    @property
+    def checks(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def submission(self) -> Path:
+        return self.root / "submission"
+
+    @property
+    def config(self) -> Path:
+        return self.root / "katas-pytest.ini"
+
+    def env(self, cache: Path | None = None) -> dict[str, str]:
+        """The child's environment: the parent's, scrubbed, with a private home, tmp and cache."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED_PREFIXES)}
+        env.update(HOME=str(self.root / "home"), TMPDIR=str(self.root / "tmp"),
+                   XDG_CACHE_HOME=str(cache or self.root / "cache"),
+                   PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")
+        return env
+
+
+@dataclass
+class Copied:
+    files: list[str] = field(default_factory=list)  # manifest paths taken from the submission
+    refused: dict[str, str] = field(default_factory=dict)  # manifest path -> why it was not taken
+
+
+def build_workspace(root: Path, repo: Path, exercises: tuple[Exercise, ...],
+                    source: Path | None) -> tuple[Workspace, Copied]:
+    """Lay out a workspace in the empty folder `root`; copy `source`'s exercise files in."""
+    workspace = Workspace(root)
+    stubs = {e.path for e in exercises}
+    shutil.copytree(repo / "exercises", workspace.checks,
+                    ignore=lambda folder, names: _pristine_only(repo / "exercises", folder, names, stubs))
+    workspace.config.write_text(PYTEST_CONFIG, encoding="utf-8")
+    for name in ("home", "tmp", "cache", "submission"):
+        (root / name).mkdir()
+    copied = Copied()
+    if source is not None:
+        for entry in exercises:
+            why = _copy_exercise(source / entry.path, workspace.submission / entry.path)
+            if why:
+                copied.refused[entry.path] = why
+            else:
+                copied.files.append(entry.path)
+    return workspace, copied
+
+
+def _pristine_only(top: Path, folder: str, names: list[str], stubs: set[str]) -> set[str]:
+    """Leave out caches and the stubs themselves (the submission's versions replace them)."""
+    rel = Path(folder).relative_to(top)
+    return {n for n in names if n == "__pycache__" or n.endswith(".pyc")
+            or (rel / n).as_posix() in stubs}
+
+
+def _copy_exercise(src: Path, dest: Path) -> str:
+    if src.is_symlink():
+        return "is a symbolic link"
+    if not src.is_file():
+        return "is missing"
+    if src.stat().st_size > MAX_FILE_BYTES:
+        return f"is larger than {MAX_FILE_BYTES // 1024} kB"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+    return ""
