@@ -162,8 +162,8 @@ def assert_compiles(log: CompileLog, *, what: str, calls: int, expected: int | N
     want = f"exactly {expected}" if expected is not None else f"at most {at_most}"
     times = "once" if n == 1 else f"{n} times"
     reason = why or RECOMPILE_CAUSES
-    if n == 0 and (expected or 0) > 0:
-        reason = why or "nothing was compiled: is the function still wrapped in jax.jit?"
+    if n == 0 and (expected or 0) > 0:  # too few compiles has one cause, whatever the exercise
+        reason = "nothing was compiled: is the function still wrapped in jax.jit?"
     fail(f"{what} compiled {times} for {calls}; expected {want}. {reason}. "
          f"See {DOCS}/jit-compilation.html")
 
@@ -171,7 +171,7 @@ def assert_compiles(log: CompileLog, *, what: str, calls: int, expected: int | N
 def assert_jitted(fn: Callable, *args: Any, what: str, **kwargs: Any) -> None:
     """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work."""
     __tracebackhide__ = True
-    jaxpr = jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    jaxpr = _trace(fn, args, kwargs, what)
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
     if not top & {"jit", "pjit", "xla_pmap", "shard_map"}:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
@@ -189,9 +189,22 @@ def _all_eqns(jaxpr: Any) -> Iterator[Any]:
             yield from _all_eqns(sub)
 
 
-def jaxpr_primitives(fn: Callable, *args: Any, **kwargs: Any) -> list[str]:
+def _trace(fn: Callable, args: tuple, kwargs: dict, what: str) -> Any:
+    """`jax.make_jaxpr` of fn(*args, **kwargs); a failure to trace becomes a lesson."""
+    __tracebackhide__ = True
+    try:
+        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+            jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError) as error:
+        fail(f"{what} cannot be traced with abstract inputs ({type(error).__name__}): it needs a "
+             f"concrete value of an argument. Only shapes and dtypes are known while tracing; mark "
+             f"such arguments static or use lax control flow. See {DOCS}/tracing.html")
+
+
+def jaxpr_primitives(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> list[str]:
     """Primitive names of the traced program, nested jaxprs included, in order."""
-    closed = jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    __tracebackhide__ = True
+    closed = _trace(fn, args, kwargs, what or getattr(fn, "__name__", "the function"))
     return [eqn.primitive.name for eqn in _all_eqns(closed)]
 
 

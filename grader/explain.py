@@ -72,10 +72,29 @@ _BY_NAME = {
 }
 
 
+# Errors JAX raises as plain TypeError/ValueError, told apart by their message.
+_BY_MESSAGE = {
+    "Non-hashable static arguments": Explanation(
+        "a static argument must be hashable, and this one is not (a list, dict or array)",
+        "jit caches one compiled program per value of each static argument, keyed by its hash. "
+        "Pass a tuple instead of a list, or make the argument an ordinary traced array.",
+        f"{DOCS}/jit-compilation.html"),
+    "does not support item assignment": Explanation(
+        "a JAX array was assigned to in place (JAX arrays are immutable)",
+        "`x[i] = v` cannot work on an immutable array: write `x = x.at[i].set(v)` (or .add, "
+        ".multiply, .min, .max), which returns an updated copy.",
+        f"{DOCS}/_autosummary/jax.numpy.ndarray.at.html"),
+}
+
+
 def explain(exc: BaseException) -> Explanation | None:
     """The explanation for `exc`, or None for errors with no special lesson."""
     if isinstance(exc, KataFailure):
         return None
+    message = str(exc)
+    for fragment, known in _BY_MESSAGE.items():
+        if fragment in message:
+            return known
     for cls in type(exc).__mro__:
         known = _BY_NAME.get(cls.__name__)
         if known is None:

@@ -18,7 +18,7 @@ from grader import REPO_ROOT
 from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
 from grader.runner import CheckResult, run_checks
-from grader.scan import Flag, scan_files
+from grader.scan import Flag, scan_files, scan_planted
 from grader.workspace import build_workspace
 
 
@@ -52,6 +52,7 @@ class Grade:
     exercises: list[ExerciseGrade] = field(default_factory=list)
     seconds: float = 0.0
     forged_results: int = 0
+    planted: list[Flag] = field(default_factory=list)  # steering files the submission carries
     error: str = ""  # the submission could not be graded at all
 
     @property
@@ -64,14 +65,14 @@ class Grade:
 
     @property
     def flags(self) -> list[Flag]:
-        return [flag for e in self.exercises for flag in e.flags]
+        return [flag for e in self.exercises for flag in e.flags] + self.planted
 
     @property
     def needs_review(self) -> bool:
         return bool(self.flags or self.forged_results)
 
     def review_notes(self) -> list[str]:
-        notes = [flag.text() for flag in self.flags]
+        notes = [flag.text() if flag.line else f"{flag.path}: {flag.reason}" for flag in self.flags]
         if self.forged_results:
             notes.append(f"{self.forged_results} forged result line(s) were written to the grader's channel")
         return notes
@@ -101,6 +102,10 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                   if (workspace.root / "exercises" / e.hidden_check_path).is_file()]
         run = run_checks(workspace, paths, limits, env=workspace.env(shared_cache), user=user)
     report.forged_results = run.forged
+    if source is not None and source.is_dir():
+        known = {e.check_path for e in load_manifest(repo / "exercises")} | \
+            {e.hidden_check_path for e in load_manifest(repo / "exercises")}
+        report.planted = scan_planted(source, known)
     report.error = run.error
     for entry in exercises:
         checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in run.for_exercise(entry.id)]

@@ -24,7 +24,7 @@ class Limits:
     memory_bytes: int = 4 * GIB  # address space per process: JAX on CPU needs about 1.6 GiB
     processes: int = 4096  # per user, threads included: XLA starts many
     file_bytes: int = 256 * MIB  # largest file a check process may write
-    hang_grace: int = 10  # extra seconds before a check stuck in native code is killed
+    hang_grace: int = 5  # extra seconds before a check stuck in native code is killed
 
     def launcher(self) -> list[str]:
         """The command prefix that applies these limits."""

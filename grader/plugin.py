@@ -260,6 +260,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         return report
     exc = call.excinfo.value
     report.kata_reason = _reason(call.excinfo)
+    if report.kata_reason.startswith("timed out"):
+        entry = item.config.stash[_STATE].exercise_for(Path(item.path))
+        report.kata_reason += f" in {entry.id}" if entry else ""
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)

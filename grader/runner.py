@@ -104,7 +104,15 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
                                                     record["error"], record["duration"])
                 started = None
         if started is not None:  # the child died or was killed inside this check
-            result.checks[started] = CheckResult(started, "failed", exit_note, "Crash")
+            exercise = next(c["exercise"] for c in result.collected if c["nodeid"] == started)
+            result.checks[started] = CheckResult(started, "failed", f"{exit_note} in {exercise}", "Crash")
+            # The exercise has failed; its other checks would most likely hang or crash
+            # the same way, each costing a limit and a restart.
+            for check in result.collected:
+                if check["exercise"] == exercise and check["nodeid"] not in result.checks:
+                    result.checks[check["nodeid"]] = CheckResult(
+                        check["nodeid"], "failed", f"not run: an earlier check of {exercise} {exit_note}",
+                        "Skipped")
         args = [nodeid for nodeid in expected if nodeid not in result.checks]
         if not args:
             return result

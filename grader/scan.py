@@ -166,3 +166,25 @@ def scan_files(folder: Path, paths: list[str]) -> dict[str, list[Flag]]:
         if flags:
             found[rel] = flags
     return found
+
+
+# Files that would change how Python or pytest start if they were ever loaded.
+PLANTED = {"conftest.py", "pytest.ini", "tox.ini", "setup.cfg", "sitecustomize.py", "usercustomize.py"}
+
+
+def scan_planted(folder: Path, known_checks: set[str]) -> list[Flag]:
+    """Flags for files a submission carries that try to steer the test run.
+
+    The grader never loads them (only manifest-listed exercise files are
+    copied), but carrying them is worth a person's look.
+    """
+    flags = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(folder).as_posix()
+        if path.name in PLANTED or path.suffix == ".pth":
+            flags.append(Flag(rel, 0, "", f"carries {path.name}, which would change how tests run (ignored)"))
+        elif path.name.startswith(("test_", "hidden_test_")) and path.suffix == ".py" and rel not in known_checks:
+            flags.append(Flag(rel, 0, "", "adds a test file of its own (ignored)"))
+    return flags

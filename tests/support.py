@@ -105,8 +105,14 @@ class Runs:
         only = tuple(sorted({v.exercise for v in group}, key=lambda e: e.index))
         return grade(target, only=only, shared_cache=USER_CACHE)
 
+    def submit(self, name: str, fn, *args) -> None:
+        """Queue more work on the same two workers (once per name)."""
+        if name not in self.futures:
+            self.futures[name] = self.pool.submit(fn, *args)
+
     def get(self, name: str):
-        self.start_all()
+        if name not in self.futures:
+            self.start_all()
         return self.futures[name].result()
 
 

@@ -1,0 +1,151 @@
+"""Submissions that try to game the grader score exactly what they earned.
+
+Each fixture in `tests/fixtures/submissions/` overlays hostile files on a
+copy of the 01_purity reference solutions, so every case also proves that
+the *other* exercises are still graded. Only the purity topic is graded, to
+keep each case to one short child process.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader import REPO_ROOT
+from grader.grading import grade
+from grader.limits import Limits
+from grader.manifest import load_manifest, select
+
+FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
+PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
+FAST = Limits(check_seconds=4, hang_grace=2, submission_seconds=120)
+
+
+def _submission(tmp_path: Path, fixture: str) -> Path:
+    """The purity solutions with the fixture's files laid over them."""
+    root = tmp_path / fixture
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
+    shutil.copytree(FIXTURES / fixture, root, dirs_exist_ok=True)
+    return root
+
+
+CASES = {  # fixture -> limits
+    "exit_at_import": FAST, "exit_in_check": FAST, "pytest_exit": FAST, "planted_files": FAST,
+    "fake_output": FAST, "forged_channel": FAST, "endless_loops": FAST, "hard_coded": FAST,
+    "big_allocation": Limits(check_seconds=20, memory_bytes=3 << 30),
+}
+
+
+@pytest.fixture(scope="module")
+def graded(runs, tmp_path_factory):
+    """Grade every hostile fixture on the shared workers, all queued at once."""
+    scratch = tmp_path_factory.mktemp("hostile")
+    for fixture, limits in CASES.items():
+        runs.submit(f"hostile-{fixture}", lambda f=fixture, lim=limits: grade(
+            _submission(scratch, f), only=PURITY, limits=lim))
+    return lambda fixture: runs.get(f"hostile-{fixture}")
+
+
+def _grade(graded, fixture: str):
+    report = graded(fixture)
+    return report, {e.exercise.id: e for e in report.exercises}
+
+
+def _scores(by_id) -> dict[str, int]:
+    return {k: e.score for k, e in by_id.items()}
+
+
+def test_good_submission_scores_full_marks():
+    report = grade(FIXTURES / "good", only=PURITY, limits=FAST)
+    assert (report.score, report.max_score) == (4, 4)
+    assert not report.needs_review
+
+
+def test_partial_repo_shaped_submission_scores_what_it_solved():
+    from grader.plugin import resolve_target
+
+    report = grade(resolve_target(str(FIXTURES / "partial"), REPO_ROOT), only=PURITY, limits=FAST)
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 0, "purity-4": 0}
+    assert not report.needs_review
+
+
+def test_empty_submission_scores_zero_with_reasons():
+    report = grade(FIXTURES / "empty", only=PURITY, limits=FAST)
+    assert report.score == 0
+    assert all("is missing" in e.reason for e in report.exercises)
+
+
+def test_exiting_at_import_costs_only_that_exercise(graded):
+    report, by_id = _grade(graded, "exit_at_import")
+    assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 1}
+    assert "ended the check process early" in by_id["purity-1"].reason
+    assert report.needs_review and any("exits the process" in n for n in report.review_notes())
+
+
+def test_exiting_inside_a_check_fails_that_check(graded):
+    report, by_id = _grade(graded, "exit_in_check")
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}
+    assert report.needs_review
+
+
+def test_forcing_pytest_to_exit_early_is_caught(graded):
+    report, by_id = _grade(graded, "pytest_exit")
+    assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 1}
+    assert any("imports the test framework" in n for n in report.review_notes())
+
+
+def test_planted_config_and_test_files_are_never_loaded(graded):
+    report, by_id = _grade(graded, "planted_files")
+    # purity-1 is the untouched stub; conftest.py, pytest.ini, sitecustomize.py,
+    # a .pyc and an extra test file would all have made it pass.
+    assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 1}
+    assert not any("test_extra" in c.nodeid for e in report.exercises for c in e.checks)
+    notes = "\n".join(report.review_notes())
+    for planted in ("conftest.py", "pytest.ini", "sitecustomize.py", "test_extra.py"):
+        assert planted in notes
+
+
+def test_fake_output_and_result_files_count_for_nothing(graded):
+    report, by_id = _grade(graded, "fake_output")
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 0, "purity-4": 1}
+    notes = "\n".join(report.review_notes())
+    assert "prints a CI workflow command" in notes and "opens files" in notes
+
+
+def test_forged_results_on_the_channel_are_rejected_and_reported(graded):
+    report, by_id = _grade(graded, "forged_channel")
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 1, "purity-4": 0}
+    assert report.forged_results > 0 and report.needs_review
+
+
+def test_endless_loops_time_out_in_python_and_in_native_code(graded):
+    report, by_id = _grade(graded, "endless_loops")
+    assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 0}
+    assert by_id["purity-1"].reason.endswith("timed out after 4 s in purity-1")
+    assert "timed out after 4 s (stuck; the check process was killed) in purity-4" in by_id["purity-4"].reason
+
+
+def test_a_huge_allocation_hits_the_memory_limit(graded):
+    report, by_id = _grade(graded, "big_allocation")
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}
+    assert "MemoryError" in by_id["purity-2"].reason
+
+
+def test_hard_coded_visible_answers_fail_the_hidden_checks(graded):
+    report, by_id = _grade(graded, "hard_coded")
+    assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 1, "purity-4": 0}
+    failed = [c for c in by_id["purity-4"].checks if not c.result.passed]
+    assert failed and all(c.hidden for c in failed), "only the hidden check should catch it"
+    assert by_id["purity-4"].reason.startswith("a hidden check:")
+
+
+@pytest.mark.parametrize("fixture", ["good", "partial"])
+def test_honest_submissions_need_no_review(fixture):
+    from grader.scan import scan_files
+
+    folder = FIXTURES / fixture
+    root = folder / "exercises" if (folder / "exercises").is_dir() else folder
+    assert scan_files(root, [e.path for e in PURITY if (root / e.path).is_file()]) == {}
