@@ -6,7 +6,7 @@ raises `TracerBoolConversionError`. Marking an argument static
 (`jax.jit(f, static_argnums=1)`) hands it to Python as the real value: the
 branch is decided while tracing, and jit keeps one compiled program per
 distinct value of that argument, reusing it on every later call with it.
-Docs: https://docs.jax.dev/en/latest/jit-compilation.html#marking-arguments-as-static
+Docs: https://docs.jax.dev/en/latest/jit-compilation.html
 
 Task (fix-it): `apply_sign(x, neg)` should return `-x` when `neg` is true and
 `x` otherwise, compiled with jit: one compile for each flag value, none for

@@ -6,7 +6,7 @@ step, like a learning rate from a decaying schedule: every step compiles a
 new program (and the cache keeps them all). A value that only feeds
 arithmetic never needs to be static; traced, a new value is new data for
 the same compiled program.
-Docs: https://docs.jax.dev/en/latest/jit-compilation.html#marking-arguments-as-static
+Docs: https://docs.jax.dev/en/latest/jit-compilation.html
 
 Task (fix-it): a training loop calls `sgd_step(params, grads, learning_rate)`
 with a new float learning rate every step, and each step compiles again.

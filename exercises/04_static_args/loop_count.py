@@ -24,4 +24,4 @@ def newton_step(y: jnp.ndarray, x: jnp.ndarray) -> jnp.ndarray:
 
 
 def newton_sqrt(x: jnp.ndarray, n: int) -> jnp.ndarray:
-    raise NotImplementedError("TODO: loop `n` times in Python and jit with n static (static_argnames)")
+    raise NotImplementedError("TODO: a Python loop of n newton_steps, jitted with n static")

@@ -21,14 +21,14 @@ def test_is_compiled_with_jit(exercise):
         checks.assert_jitted(lambda v: exercise.apply_sign(v, neg), x, what=f"apply_sign(x, {neg})")
 
 
-def test_compiles_once_per_flag_value(exercise):
+def test_compiles_each_flag_value_at_most_once(exercise):
     x = jnp.asarray(X)
     for neg in (True, False):
         with checks.count_compiles() as first:
             exercise.apply_sign(x, neg)
         checks.assert_compiles(
             first, what="apply_sign()", calls=f"the first call with neg={neg}", at_most=1,
-            why="a new flag value should cost exactly one program")
+            why="A new flag value should cost exactly one program")
     with checks.count_compiles() as repeats:
         for neg in (True, False, True, False, True, False):
             exercise.apply_sign(x, neg)

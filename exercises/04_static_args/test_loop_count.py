@@ -29,14 +29,14 @@ def test_is_compiled_with_jit(exercise):
     checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)")
 
 
-def test_compiles_once_per_step_count(exercise):
+def test_compiles_each_step_count_at_most_once(exercise):
     x = jnp.asarray(X)
     for n in (2, 5):
         with checks.count_compiles() as first:
             exercise.newton_sqrt(x, n)
         checks.assert_compiles(
             first, what="newton_sqrt()", calls=f"the first call with n={n}", at_most=1,
-            why="a new step count should cost exactly one program")
+            why="A new step count should cost exactly one program")
     with checks.count_compiles() as repeats:
         for n in (2, 5, 2, 5, 2, 5):
             exercise.newton_sqrt(x, n)

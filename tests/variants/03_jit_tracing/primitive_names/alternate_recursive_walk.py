@@ -6,7 +6,7 @@ import jax.extend
 
 def _walk(jaxpr):
     for eqn in jaxpr.eqns:
-        subs = list(jax.extend.core.subjaxprs(eqn.params))
+        subs = list(jax.extend.core.jaxprs_in_params(eqn.params))
         if subs:
             for sub in subs:
                 yield from _walk(sub)

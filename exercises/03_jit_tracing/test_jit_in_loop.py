@@ -1,0 +1,58 @@
+"""Checks for jit-8 (jit_in_loop)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+STEPS = 6
+
+
+def _problem(seed, shape=(4,)):
+    rng = np.random.default_rng(seed)
+    w = jnp.asarray(rng.normal(size=shape).astype(np.float32))
+    grads = [jnp.asarray(rng.normal(size=shape).astype(np.float32)) for _ in range(STEPS)]
+    return w, grads
+
+
+def _expected(w, grads, lr):
+    w = np.asarray(w, np.float64)
+    for g in grads:
+        w = w - lr * np.asarray(g, np.float64)
+    return w
+
+
+def test_trains(exercise):
+    w, grads = _problem(0)
+    for lr in (0.1, 0.5):
+        checks.assert_close(exercise.train(w, grads, lr), _expected(w, grads, lr), rtol=1e-5, atol=1e-5,
+                            what=f"train(w, grads, lr={lr})",
+                            hint="Each step is w = w - lr * grad, and each step starts from the last step's w.")
+
+
+def test_compiles_once_for_many_steps(exercise):
+    w, grads = _problem(1)
+    with checks.count_compiles() as log:
+        exercise.train(w, grads, 0.1)
+    checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1)
+    checks.assert_compiles(
+        log, what="train()", calls=f"one run of {STEPS} steps with same-shape arrays", at_most=1,
+        why="jax.jit(...) inside the loop wraps a new function object each iteration, and jit's "
+            "cache is per function object, so every step traces and compiles again. Create the "
+            "jitted step once, outside the loop (at module level), and call that")
+
+
+def test_new_learning_rate_reuses_the_program(exercise):
+    w, grads = _problem(2)
+    exercise.train(w, grads, 0.1)  # the first run may compile
+    w2, grads2 = _problem(3)
+    with checks.count_compiles() as log:
+        out = exercise.train(w2, grads2, 0.05)
+    checks.assert_compiles(
+        log, what="train()", calls="a second run with a new learning rate and the same shapes",
+        expected=0,
+        why="the learning rate reached the program as a compile-time constant (captured by a "
+            "partial or lambda, or a static argument), so a new value compiles a new program. "
+            "Pass lr to the jitted function as an ordinary argument")
+    checks.assert_close(out, _expected(w2, grads2, 0.05), rtol=1e-5, atol=1e-5,
+                        what="train(w, grads, lr=0.05)")

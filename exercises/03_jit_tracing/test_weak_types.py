@@ -1,0 +1,45 @@
+"""Checks for jit-9 (weak_types)."""
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+# A schedule's values, as Python and NumPy hand them out.
+SCHEDULE = [1, 0.5, np.float32(0.25), 2, np.int32(1), 0.125, np.float64(0.75), 3]
+
+
+def _problem(seed, n):
+    rng = np.random.default_rng(seed)
+    return (jnp.asarray(rng.normal(size=n).astype(np.float32)),
+            jnp.asarray(rng.normal(size=n).astype(np.float32)))
+
+
+def test_updates_for_mixed_scalars(exercise):
+    w, grad = _problem(0, 4)
+    for lr in SCHEDULE:
+        out = exercise.apply_update(w, grad, lr)
+        checks.assert_shape_dtype(out, (4,), np.float32, what=f"apply_update(w, grad, {lr!r})")
+        checks.assert_close(out, np.asarray(w) - float(lr) * np.asarray(grad), rtol=1e-5, atol=1e-6,
+                            what=f"apply_update(w, grad, {lr!r})",
+                            hint="Convert lr to a float dtype (float32): an int cast truncates 0.5 to 0.")
+
+
+def test_mixed_scalar_stream_compiles_once(exercise):
+    # Warm up on another shape first, so one-time eager conversions are not counted.
+    warm_w, warm_grad = _problem(1, 3)
+    for lr in SCHEDULE:
+        exercise.apply_update(warm_w, warm_grad, lr)
+    w, grad = _problem(2, 4)
+    with checks.count_compiles() as log:
+        for lr in SCHEDULE:
+            exercise.apply_update(w, grad, lr)
+    if log.count == 0:
+        checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5)
+    checks.assert_compiles(
+        log, what="apply_update()", calls=f"{len(SCHEDULE)} learning rates (Python int/float, NumPy "
+                                          f"float32/int32/float64) and one new shape", expected=1,
+        why="each kind of scalar is its own cache key: a Python int is weak int32, a Python float "
+            "weak float32, a NumPy scalar strongly typed. Convert lr to one dtype before the jitted "
+            "call (e.g. jnp.asarray(lr, jnp.float32) in a small wrapper); a static lr would compile "
+            "once per value instead")

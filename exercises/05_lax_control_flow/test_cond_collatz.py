@@ -1,0 +1,53 @@
+"""Checks for lax-5 (cond_collatz)."""
+
+import jax
+import jax.numpy as jnp
+
+from grader import checks
+
+STEPS = {6: 3, 7: 22, 1: 4, 2: 1, 27: 82, 1024: 512}
+
+
+def _call(exercise, n):
+    try:
+        return exercise.collatz_step(jnp.int32(n))
+    except TypeError as error:
+        lines = str(error).splitlines()
+        detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
+        checks.fail(f"collatz_step({n}) raised TypeError: {detail.strip()} lax.cond traces both "
+                    f"branches and they must return the same shape and dtype: `n / 2` is float32 "
+                    f"while `3 * n + 1` is int32. Halve with integer division (n // 2). "
+                    f"See {checks.DOCS}/_autosummary/jax.lax.cond.html")
+
+
+def test_steps_even_and_odd_numbers(exercise):
+    for n, want in STEPS.items():
+        got = _call(exercise, n)
+        checks.assert_shape_dtype(got, (), jnp.int32, what=f"collatz_step({n})",
+                                  hint="Collatz numbers are integers: keep both branches int32 "
+                                       "(n // 2, not n / 2) rather than making both float.")
+        checks.assert_close(got, want, what=f"collatz_step({n})")
+
+
+def test_compiles_once_for_even_and_odd(exercise):
+    numbers = [jnp.int32(n) for n in STEPS]
+    _call(exercise, 4)  # the one compile
+    with checks.count_compiles() as log:
+        for n in numbers:
+            exercise.collatz_step(n)
+    checks.assert_compiles(
+        log, what="collatz_step()", calls=f"{len(numbers)} calls with new int32 values", expected=0,
+        why="n is reaching the program as a compile-time constant (a static argument, so a "
+            "Python `if` can read it): choose the branch at run time with lax.cond or jnp.where "
+            "and keep n traced")
+    checks.assert_jitted(exercise.collatz_step, jnp.int32(4), what="collatz_step")
+
+
+def test_steps_a_batch_under_vmap(exercise):
+    # Under vmap the predicate is a batch of booleans: lax.cond turns into a
+    # select that runs both branches, which only works if neither needs a value.
+    numbers = jnp.asarray(list(STEPS), dtype=jnp.int32)
+    _call(exercise, 4)
+    got = jax.vmap(exercise.collatz_step)(numbers)
+    checks.assert_close(got, jnp.asarray(list(STEPS.values())), what="vmap(collatz_step)(ns)",
+                        hint="Keep n traced: a Python `if` or a static n cannot take a batch.")

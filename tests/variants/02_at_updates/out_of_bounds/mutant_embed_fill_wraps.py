@@ -1,0 +1,16 @@
+"""Wrong: mode='fill' zeroes ids past the end, but -1 first wraps to the last row."""
+
+import jax.numpy as jnp
+
+
+def embed(table: jnp.ndarray, ids: jnp.ndarray) -> jnp.ndarray:
+    return table.at[ids].get(mode="fill", fill_value=0)
+
+
+def deposit(grid: jnp.ndarray, cells: jnp.ndarray, amounts: jnp.ndarray) -> jnp.ndarray:
+    return grid.at[cells].add(amounts, mode="clip")
+
+
+def write_window(buffer: jnp.ndarray, start: int | jnp.ndarray, chunk: jnp.ndarray) -> jnp.ndarray:
+    positions = start + jnp.arange(chunk.shape[0])
+    return buffer.at[positions].set(chunk, mode="drop")
