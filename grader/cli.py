@@ -149,7 +149,10 @@ def batch_command(args: argparse.Namespace) -> int:
                      workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args))
 
 
-PARSERS = [_grade_parser, _batch_parser]
+def _all_parsers() -> list:
+    from grader import classroom, learn
+
+    return [_grade_parser, _batch_parser, *learn.PARSERS, *classroom.PARSERS]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -158,7 +161,7 @@ def parser() -> argparse.ArgumentParser:
              "grader grade path/to/submission --json results.json",
              "grader batch submissions/ --out grades/")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
-    for add in PARSERS:
+    for add in _all_parsers():
         add(commands)
     return top
 

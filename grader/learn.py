@@ -1,0 +1,3 @@
+"""`grader` subcommands for learners (progress, next, hint, watch, reset, solution)."""
+
+PARSERS: list = []  # functions (subparsers) -> None, registered by grader.cli
