@@ -83,6 +83,8 @@ def unpack(submission: Submission, scratch: Path) -> Path:
             raise Ungradable(f"unreadable zip file: {error}") from None
     else:
         raise Ungradable("neither a folder, a .zip nor a git repository")
+    if (dest / "exercises").is_dir() or any(dest.glob("[0-9][0-9]_*")):
+        return dest
     entries = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest  # zips often wrap one folder
 
@@ -109,12 +111,25 @@ def checks_fingerprint(repo: Path = REPO_ROOT) -> str:
     return digest.hexdigest()
 
 
-def submission_hash(files: Path, exercises: tuple[Exercise, ...], fingerprint: str, limits: Limits) -> str:
+def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fingerprint: str,
+                    limits: Limits) -> str:
+    """Changes when the submission, the checks or the limits change; computed before unpacking,
+    so even a submission that cannot be graded is not tried again while it stays the same."""
     digest = hashlib.sha256(f"{fingerprint}{limits}".encode())
-    for entry in exercises:
-        path = files / entry.path
-        digest.update(entry.path.encode())
-        digest.update(path.read_bytes() if path.is_file() and not path.is_symlink() else b"<missing>")
+    path = submission.path
+    if _is_bare_repo(path):
+        head = subprocess.run(["git", "--git-dir", str(path), "rev-parse", "HEAD"], capture_output=True)
+        digest.update(head.stdout + head.stderr)
+    elif path.is_file():
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    else:
+        files = resolve_target(str(path), REPO_ROOT)
+        for entry in exercises:
+            file = files / entry.path
+            digest.update(entry.path.encode())
+            digest.update(file.read_bytes() if file.is_file() and not file.is_symlink() else b"<missing>")
     return digest.hexdigest()
 
 
@@ -131,19 +146,19 @@ def write_atomically(path: Path, text: str) -> None:
 def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,
               previous: dict | None, regrade: bool, user: str | None) -> tuple[dict, bool]:
     """The student's result record, and whether it was reused from the last run."""
+    digest = submission_hash(submission, exercises, fingerprint, limits)
+    if previous and not regrade and previous.get("submission_hash") == digest:
+        return previous, True
     with tempfile.TemporaryDirectory(prefix="katas-batch-") as scratch:
         try:
             files = resolve_target(str(unpack(submission, Path(scratch))), REPO_ROOT)
-            digest = submission_hash(files, exercises, fingerprint, limits)
-            if previous and not regrade and previous.get("submission_hash") == digest:
-                return previous, True
             if not any((files / e.path).is_file() for e in exercises):
                 raise Ungradable("no exercise files found (expected e.g. "
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
             report = grade(files, label=submission.name, only=exercises, limits=limits, user=user)
             record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
         except Ungradable as problem:
-            record = {"student": submission.name, "submission_hash": "", "error": str(problem),
+            record = {"student": submission.name, "submission_hash": digest, "error": str(problem),
                       "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
     record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     return record, False
