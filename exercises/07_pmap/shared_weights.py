@@ -1,0 +1,26 @@
+"""pmap in_axes: broadcast what every device shares.
+
+Like vmap, pmap takes `in_axes`: `None` hands the same whole value to every
+device instead of splitting it. Without it, shared weights have to be
+stacked into one copy per device first (`jnp.stack([w] * n)`,
+`jnp.tile`, `jnp.broadcast_to`), which builds and splits an n-times-larger
+array on every call.
+Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
+
+Task (fill-in): write `convolve_shared(xs, w)` for xs of shape (devices,
+length), devices being `jax.device_count()`, and ONE filter w of shape
+(taps,): device i computes `convolve(xs[i], w)`, and the result stays
+spread over the devices. Pass w to `jax.pmap` unmapped; never build a
+(devices, taps) stack of copies. Keep both signatures.
+"""
+
+import jax
+import jax.numpy as jnp
+
+
+def convolve(x: jnp.ndarray, w: jnp.ndarray) -> jnp.ndarray:
+    return jnp.convolve(x, w, mode="valid")
+
+
+def convolve_shared(xs: jnp.ndarray, w: jnp.ndarray) -> jnp.ndarray:
+    raise NotImplementedError("TODO: jax.pmap convolve with in_axes=(0, None)")

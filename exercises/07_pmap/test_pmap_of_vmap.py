@@ -1,0 +1,53 @@
+"""Checks for pmap-5 (pmap_of_vmap)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+# Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
+# jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
+
+M, K, P = 3, 2, 5
+HINT = "jax.pmap(jax.vmap(affine)): pmap takes the device axis, vmap the batch axis inside it."
+
+
+def _inputs(batch):
+    n = jax.device_count()
+    rng = np.random.default_rng(batch)
+    a = rng.normal(size=(n, batch, M, K)).astype(np.float32)
+    b = rng.normal(size=(n, batch, K, P)).astype(np.float32)
+    c = rng.normal(size=(n, batch, P)).astype(np.float32)
+    return a, b, c
+
+
+def _by_hand(a, b, c):
+    return np.einsum("nbmk,nbkp->nbmp", a, b) + c[:, :, None, :]
+
+
+def _call(exercise, a, b, c):
+    return exercise.affine_everywhere(a, b, c)
+
+
+def test_shape_is_devices_by_batch(exercise):
+    a, b, c = _inputs(batch=4)
+    out = _call(exercise, a, b, c)
+    checks.assert_shape_dtype(out, (jax.device_count(), 4, M, P), jnp.float32,
+                              what="affine_everywhere(a, b, c) with 4 examples per device", hint=HINT)
+
+
+def test_each_example_gets_its_own_affine(exercise):
+    for batch in (1, 4):
+        a, b, c = _inputs(batch)
+        out = _call(exercise, a, b, c)
+        checks.assert_close(out, _by_hand(a, b, c), rtol=1e-5, atol=1e-5,
+                            what=f"affine_everywhere(a, b, c) with {batch} example(s) per device",
+                            hint="Entry [i, j] is affine(a[i, j], b[i, j], c[i, j]). " + HINT)
+
+
+def test_each_device_holds_its_own_batch(exercise):
+    a, b, c = _inputs(batch=4)
+    out = _call(exercise, a, b, c)
+    checks.assert_split_over_devices(out, what="affine_everywhere(a, b, c)",
+                                     hint="The outer transformation must be jax.pmap. " + HINT)

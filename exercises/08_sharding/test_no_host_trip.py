@@ -1,0 +1,69 @@
+"""Checks for sharding-7 (no_host_trip)."""
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from grader import checks
+
+
+def setup():
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("data",))
+    host = ((np.arange(2 * n * 3, dtype=np.float32).reshape(2 * n, 3) * 7) % 11) + \
+        np.array([0.0, 10.0, -5.0], np.float32)
+    x = jax.device_put(host, NamedSharding(mesh, P("data")))
+    return host, x
+
+
+def expected(host: np.ndarray) -> np.ndarray:
+    return (host - host.mean(axis=0)) / host.std(axis=0)
+
+
+def test_each_column_gets_mean_zero_and_std_one(exercise):
+    host, x = setup()
+    checks.assert_close(exercise.standardize(x), expected(host), what="standardize(x)",
+                        rtol=1e-4, atol=1e-5,
+                        hint="Statistics per column are reductions over axis 0 (the rows).")
+
+
+def test_no_host_transfer_under_the_transfer_guard(exercise):
+    host, x = setup()
+    with jax.transfer_guard("disallow"):
+        try:
+            out = exercise.standardize(x)
+            jax.block_until_ready(out)
+        except Exception as error:  # noqa: BLE001 - JAX raises a runtime error for the transfer
+            if "Disallowed" not in str(error):
+                raise
+            checks.fail(
+                f"standardize(x) moved data between host and devices under "
+                f"jax.transfer_guard('disallow'): {str(error).splitlines()[0][:200]}. A NumPy or "
+                f"Python value (np.asarray / float() / .item() results, or the constants of "
+                f"eager jnp calls) was sent back to the devices. Compute everything with jnp "
+                f"inside one jax.jit so it stays on the devices. "
+                f"See {checks.DOCS}/transfer_guard.html")
+    checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5)
+
+
+def test_runs_under_jit(exercise):
+    host, x = setup()
+    try:
+        out = jax.jit(exercise.standardize)(x)
+    except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError) as error:
+        checks.fail(
+            f"jax.jit(standardize)(x) fails ({type(error).__name__}): the function pulls traced "
+            f"values to the host (np.asarray, float(), .item()). This is also the check that "
+            f"catches device-to-host copies, which the transfer guard does not see on CPU. Use "
+            f"jnp.mean / jnp.std on the device. See {checks.DOCS}/transfer_guard.html")
+    checks.assert_close(out, expected(host), what="jax.jit(standardize)(x)", rtol=1e-4, atol=1e-5)
+
+
+def test_result_is_sharded_like_the_input(exercise):
+    _, x = setup()
+    out = exercise.standardize(x)
+    checks.assert_sharding(
+        out, spec=("data",), shard_shape=(2, 3), n_devices=jax.device_count(),
+        what="standardize(x)",
+        hint="An elementwise result should keep the input's row split. Going through the host "
+             "(NumPy) or device_put onto one device gathers the whole batch in one place.")

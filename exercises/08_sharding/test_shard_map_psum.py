@@ -1,0 +1,68 @@
+"""Checks for sharding-5 (shard_map_psum)."""
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from grader import checks
+
+BLOCK = 3
+COLLECTIVES = {"psum", "psum2", "psum_invariant", "all_gather", "all_gather_invariant",
+               "reduce_scatter", "psum_scatter", "all_to_all"}
+
+
+def setup():
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("data",))
+    host = (np.arange(n * BLOCK, dtype=np.float32) - 5.0) ** 2
+    return mesh, host, jax.device_put(host, NamedSharding(mesh, P("data")))
+
+
+def result(exercise, x, mesh):
+    out = exercise.partial_and_total(x, mesh)
+    if not isinstance(out, tuple) or len(out) != 2:
+        checks.fail(f"partial_and_total(x, mesh) returned {type(out).__name__}; expected a pair "
+                    f"(partials, total).")
+    return out
+
+
+def test_total_is_the_sum_over_every_device(exercise):
+    mesh, host, x = setup()
+    _, total = result(exercise, x, mesh)
+    checks.assert_close(
+        total, np.float32(host.sum()), what="total", rtol=1e-6,
+        hint="Inside shard_map, jnp.sum sees one device's block: lax.psum(local, 'data') adds the "
+             "blocks of every device. pmean would average them instead.")
+
+
+def test_total_is_replicated_on_every_device(exercise):
+    mesh, _, x = setup()
+    _, total = result(exercise, x, mesh)
+    checks.assert_sharding(
+        total, n_devices=jax.device_count(), what="total",
+        hint="After lax.psum every device holds the total: out_specs=P() returns it replicated. "
+             "Gathering the partials onto one device to add them there is the slow path.")
+    checks.assert_replicated(total, what="total")
+
+
+def test_partials_hold_one_sum_per_device(exercise):
+    mesh, host, x = setup()
+    n = jax.device_count()
+    partials, _ = result(exercise, x, mesh)
+    checks.assert_close(partials, host.reshape(n, BLOCK).sum(axis=1), what="partials", rtol=1e-6,
+                        hint="partials[i] is the sum of device i's block, before any collective.")
+    checks.assert_sharding(
+        partials, spec=("data",), shard_shape=(1,), n_devices=n, what="partials",
+        hint="Return each device's sum with shape (1,) and out_specs=P('data'): one value per "
+             "device, each left where it was computed.")
+
+
+def test_blocks_are_combined_by_a_collective_in_shard_map(exercise):
+    mesh, _, x = setup()
+    used = checks.jaxpr_primitives(lambda v: exercise.partial_and_total(v, mesh), x)
+    if "shard_map" not in used or not COLLECTIVES & set(used):
+        checks.fail(
+            f"partial_and_total traces to {sorted(set(used))}: expected a jax.shard_map whose "
+            f"per-device program combines the blocks with a collective (lax.psum). Summing the "
+            f"global array, or moving partials to one device, leaves the per-device program "
+            f"unwritten. See {checks.DOCS}/notebooks/shard_map.html")

@@ -1,0 +1,137 @@
+"""Checks for perf-1 (benchmark)."""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from grader import checks
+
+N_RUNS = 3
+NAME = "repeated_matmul"  # the jitted function's name, as compile events report it
+
+
+def _slow_function():
+    """A fresh jitted function (its own compile) that runs for tens of milliseconds on a CPU.
+
+    Long enough that an unblocked call is reliably still running when the
+    clock is read right after it.
+    """
+
+    def repeated_matmul(a):
+        return lax.fori_loop(0, 100, lambda i, m: jnp.tanh(m @ a), a)
+
+    return jax.jit(repeated_matmul)
+
+
+def _input():
+    a = np.random.default_rng(0).normal(size=(256, 256)) / 16.0
+    return jnp.asarray(a, dtype=jnp.float32)
+
+
+class _Timeline:
+    """What a benchmark did, in order: calls of `f`, and what each clock read saw."""
+
+    def __init__(self, f, compiles):
+        self.compiles = compiles  # a live CompileLog
+        self.outputs = []
+        self.reads = []  # (calls so far, compiles so far, all outputs so far finished?)
+        timeline = self
+
+        class Recorded:
+            """`f` with its calls logged; other attributes (such as `.lower`) pass through."""
+
+            def __call__(self, *args, **kwargs):
+                out = f(*args, **kwargs)
+                if not any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(out)):
+                    timeline.outputs.append(out)  # a call made while tracing runs nothing
+                return out
+
+            def __getattr__(self, name):
+                return getattr(f, name)
+
+        self.f = Recorded()
+
+    def clock(self):
+        ready = all(leaf.is_ready() for leaf in jax.tree.leaves(self.outputs))
+        self.reads.append((len(self.outputs), self.compiles.count, ready))
+        return float(len(self.reads))  # a fake clock: one "second" per read
+
+
+def _run(exercise, f, a):
+    with checks.count_compiles(NAME) as compiles:
+        timeline = _Timeline(f, compiles)
+        exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
+    if len(timeline.reads) < 2:
+        checks.fail(f"benchmark read the clock it was given {len(timeline.reads)} time(s): it must "
+                    f"read the time only through `clock()`, before and after the timed calls.")
+    return timeline
+
+
+def test_returns_a_finished_result_and_a_time(exercise):
+    f, a = _slow_function(), _input()
+    out = exercise.benchmark(f, a, n_runs=N_RUNS)
+    if not (isinstance(out, tuple) and len(out) == 2):
+        checks.fail(f"benchmark returned {type(out).__name__}; expected a pair (result, seconds).")
+    result, seconds = out
+    if not isinstance(result, jax.Array):
+        checks.fail(f"benchmark's result is a {type(result).__name__}; expected the jax.Array f returned.")
+    if not result.is_ready():
+        checks.fail("benchmark returned a result that is still being computed (is_ready() is False). "
+                    "A jitted call returns before its work is done (async dispatch): wait for it "
+                    "with jax.block_until_ready(result) before reading the clock and returning. "
+                    f"See {checks.DOCS}/async_dispatch.html")
+    checks.assert_close(result, f(a), what="benchmark(f, a)'s result", rtol=1e-5, atol=1e-5,
+                        hint="Return the output of the last timed call of f.")
+    if not (isinstance(seconds, (int, float, np.floating)) and math.isfinite(seconds) and seconds > 0):
+        checks.fail(f"benchmark reported {seconds!r} seconds per call; expected a positive number.")
+
+
+def test_compiles_once_across_benchmarks(exercise):
+    f, a = _slow_function(), _input()
+    with checks.count_compiles(NAME) as named:
+        exercise.benchmark(f, a, n_runs=2)
+    checks.assert_compiles(
+        named, what="f", calls="one benchmark (a warm-up and 2 timed calls)", at_most=1,
+        why="one warm-up call compiles f; the timed calls must reuse that program. Call f "
+            "itself (it is already jitted) rather than re-wrapping it in jax.jit")
+    with checks.count_compiles() as again:
+        exercise.benchmark(f, a, n_runs=2)
+    checks.assert_compiles(
+        again, what="benchmark(f, a)", calls="a second benchmark of the same function and shapes",
+        expected=0,
+        why="nothing about f or its inputs changed, so its compiled program should be reused. A "
+            "new jax.jit(lambda ...) built on each call is a new function to JAX's cache and is "
+            "compiled again: call f directly")
+
+
+def test_timing_excludes_compilation(exercise):
+    f, a = _slow_function(), _input()
+    timeline = _run(exercise, f, a)
+    (_, first, _), (_, last, _) = timeline.reads[0], timeline.reads[-1]
+    during = checks.CompileLog(NAME, timeline.compiles.names[first:last])
+    checks.assert_compiles(
+        during, what="f", calls="the timed part (between the first and last clock reads)",
+        expected=0,
+        why="the first call of a jitted function traces and compiles it, and that cost ended up "
+            "in the measurement. Call f once (and wait for it) before the first clock read")
+
+
+def test_timing_waits_for_every_result(exercise):
+    f, a = _slow_function(), _input()
+    timeline = _run(exercise, f, a)
+    first_calls = timeline.reads[0][0]
+    timed = timeline.reads[-1][0] - first_calls
+    if timed != N_RUNS:
+        checks.fail(f"benchmark(f, a, n_runs={N_RUNS}) made {timed} call(s) of f between its first "
+                    f"and last clock reads; expected {N_RUNS}. Time calls of f itself (not of a new "
+                    f"jax.jit wrapper around it).")
+    for calls, _, ready in timeline.reads[1:]:
+        if not ready:
+            checks.fail(f"the clock was read while call {calls} of f was still running: the time "
+                        "measured how fast work was queued, not how long it took. A jitted call "
+                        "returns immediately (async dispatch); block on its result "
+                        "(jax.block_until_ready(out)) before each clock read. "
+                        f"See {checks.DOCS}/async_dispatch.html")

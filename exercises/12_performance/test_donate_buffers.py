@@ -1,0 +1,68 @@
+"""Checks for perf-5 (donate_buffers)."""
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+FAQ = f"{checks.DOCS}/faq.html#buffer-donation"
+LR = 0.5
+
+
+def _host_tree():
+    rng = np.random.default_rng(3)
+    params = {"w": rng.normal(size=(4, 3)).astype(np.float32), "b": rng.normal(size=3).astype(np.float32)}
+    grads = {"w": rng.normal(size=(4, 3)).astype(np.float32), "b": rng.normal(size=3).astype(np.float32)}
+    return params, grads
+
+
+def _device_tree():
+    params, grads = _host_tree()
+    return jax.tree.map(jnp.asarray, params), jax.tree.map(jnp.asarray, grads)
+
+
+def _update(exercise, params, grads):
+    """Call sgd_update, recording JAX's warnings about donations it could not use."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = exercise.sgd_update(params, grads, LR)
+        jax.block_until_ready(out)
+    unusable = [str(w.message).splitlines()[0] for w in caught if "donated buffers" in str(w.message)]
+    return out, unusable
+
+
+def test_update_values(exercise):
+    params, grads = _device_tree()
+    out, _ = _update(exercise, params, grads)
+    want_params, want_grads = _host_tree()
+    checks.assert_close(out, jax.tree.map(lambda p, g: p - LR * g, want_params, want_grads),
+                        what="sgd_update(params, grads, lr)",
+                        hint="Each leaf of the result is params_leaf - lr * grads_leaf.")
+
+
+def test_params_buffers_are_donated(exercise):
+    params, grads = _device_tree()
+    _update(exercise, params, grads)
+    kept = [name for name, leaf in params.items() if not leaf.is_deleted()]
+    if kept:
+        checks.fail(f"after sgd_update(params, grads, lr) the params leaves {kept} are still alive "
+                    "(is_deleted() is False): their memory was not reused, so old and new params "
+                    "were both held at once. jit the update with donate_argnums=0 (or "
+                    f"donate_argnames='params'); donation only happens in a jitted call. See {FAQ}")
+
+
+def test_grads_are_left_alone(exercise):
+    params, grads = _device_tree()
+    _, unusable = _update(exercise, params, grads)
+    deleted = [name for name, leaf in grads.items() if leaf.is_deleted()]
+    if deleted:
+        checks.fail(f"sgd_update deleted the grads leaves {deleted}: they were donated, but the "
+                    "caller may still need them (for logging, momentum...). Donate only params. "
+                    f"See {FAQ}")
+    if unusable:
+        checks.fail(f"JAX warned: {unusable[0]}. An argument was donated although no output could "
+                    "take its buffer (every output already reuses a params buffer), so the "
+                    f"donation did nothing. Donate only params. See {FAQ}")

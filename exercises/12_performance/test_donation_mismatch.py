@@ -1,0 +1,48 @@
+"""Checks for perf-6 (donation_mismatch)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+FAQ = f"{checks.DOCS}/faq.html#buffer-donation"
+DECAY = 0.9
+SHAPE = (4, 8)
+
+
+def _batches(n=3):
+    rng = np.random.default_rng(4)
+    return [rng.normal(size=SHAPE).astype(np.float32) for _ in range(n)]
+
+
+def test_average_buffer_is_donated(exercise):
+    average = jnp.ones(SHAPE, dtype=jnp.bfloat16)
+    x = jnp.asarray(_batches(1)[0])
+    jax.block_until_ready(exercise.ema_update(average, x, DECAY))
+    if not average.is_deleted():
+        checks.fail("after ema_update(average, x, decay) the donated bfloat16 average is still alive "
+                    "(is_deleted() is False): the donation was silently dropped. XLA reuses a donated "
+                    "buffer only for an output that fits it (same shape and dtype), and bfloat16 average "
+                    "combined with float32 x promotes the result to float32. Make the result "
+                    f"bfloat16 again (e.g. .astype(average.dtype)). See {FAQ}")
+
+
+def test_average_stays_bfloat16(exercise):
+    average = jnp.ones(SHAPE, dtype=jnp.bfloat16)
+    out = exercise.ema_update(average, jnp.asarray(_batches(1)[0]), DECAY)
+    checks.assert_shape_dtype(out, SHAPE, jnp.bfloat16, what="ema_update(bfloat16 average, float32 x, decay)",
+                              hint="The running average is kept in bfloat16: return it in the dtype it came "
+                                   "in (average.dtype), which is also what lets it reuse the donated buffer.")
+
+
+def test_running_average_values(exercise):
+    batches = _batches()
+    average = jnp.zeros(SHAPE, dtype=jnp.bfloat16)
+    want = np.zeros(SHAPE)
+    for x in batches:
+        average = exercise.ema_update(average, jnp.asarray(x), DECAY)  # rebinding: the old one is donated
+        want = DECAY * want + (1 - DECAY) * x
+    checks.assert_close(np.asarray(average, dtype=np.float32), want, rtol=2e-2, atol=2e-2,
+                        what=f"{len(batches)} ema_update steps from zeros",
+                        hint="Each step is decay * average + (1 - decay) * x (to bfloat16 precision).")

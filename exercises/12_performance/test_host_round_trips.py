@@ -1,0 +1,83 @@
+"""Checks for perf-2 (host_round_trips)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+N_STEPS = 5
+LEARNING_RATE = 0.1
+
+
+def _data():
+    rng = np.random.default_rng(1)
+    xs = rng.normal(size=(N_STEPS, 16, 3)).astype(np.float32)
+    ys = (xs @ np.array([1.5, -2.0, 0.5]) + 0.1 * rng.normal(size=(N_STEPS, 16))).astype(np.float32)
+    return xs, ys
+
+
+def _expected():
+    """Plain NumPy SGD on the same batches: (final weights, per-step losses)."""
+    xs, ys = _data()
+    w, losses = np.zeros(3), []
+    for x, y in zip(xs, ys):
+        residual = x @ w - y
+        losses.append(np.mean(residual ** 2))
+        w = w - LEARNING_RATE * 2.0 / len(y) * x.T @ residual
+    return w, np.array(losses)
+
+
+def _device_inputs():
+    """Everything already on the device, so any transfer inside train is train's own doing."""
+    xs, ys = _data()
+    w = jnp.zeros(3, dtype=jnp.float32)
+    batches = [(jnp.asarray(x), jnp.asarray(y)) for x, y in zip(xs, ys)]
+    return w, batches
+
+
+def _check_result(out, what):
+    if not (isinstance(out, tuple) and len(out) == 2):
+        checks.fail(f"{what} returned {type(out).__name__}; expected a pair (w, losses).")
+    checks.assert_close(out, _expected(), what=what, rtol=1e-4, atol=1e-5,
+                        hint=f"Return the final weights and the {N_STEPS} losses stacked into one "
+                             f"array of shape ({N_STEPS},), one loss per step, before its update.")
+
+
+def test_weights_and_losses_match(exercise):
+    w, batches = _device_inputs()
+    _check_result(exercise.train(w, batches), "train(w, batches)")
+
+
+def test_no_host_round_trip_with_transfers_disallowed(exercise):
+    w, batches = _device_inputs()
+    try:
+        with jax.transfer_guard("disallow"):
+            out = exercise.train(w, batches)
+    except Exception as error:  # JAX reports a blocked transfer as a runtime error
+        if "Disallowed" not in str(error):
+            raise
+        blocked = str(error).split(", dst_sharding")[0].replace("INVALID_ARGUMENT: ", "")
+        checks.fail(
+            "train(w, batches) copied data from the host to the device with transfers disallowed "
+            f"({blocked}). A loss pulled to the host each step (float(loss), "
+            "loss.item(), np.asarray(loss)) stalls the loop until the step finishes, and turning those "
+            "numbers back into an array copies them to the device again. Keep the losses as "
+            "jax.Arrays and stack them (jnp.stack). "
+            f"See {checks.DOCS}/transfer_guard.html")
+    _check_result(out, "train(w, batches) with transfers disallowed")
+
+
+def test_runs_under_jit(exercise):
+    w, batches = _device_inputs()
+    try:
+        out = jax.jit(exercise.train)(w, batches)
+    except (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
+            jax.errors.TracerIntegerConversionError) as error:
+        checks.fail(
+            f"jax.jit(train) fails: {type(error).__name__}. Under jit a loss is a tracer with no "
+            "value yet, so float(loss), loss.item() or np.asarray(...) cannot run: each is a copy to "
+            "the host. (On a CPU the transfer guard cannot see device-to-host copies, so this check "
+            "does.) Keep every value a jax.Array, including the losses you return. "
+            f"See {checks.DOCS}/async_dispatch.html")
+    _check_result(out, "jax.jit(train)(w, batches)")

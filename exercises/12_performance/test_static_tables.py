@@ -1,0 +1,38 @@
+"""Checks for perf-4 (static_tables)."""
+
+import numpy as np
+
+from grader import checks
+
+TABLE_PRIMITIVES = {"iota", "cos", "sin", "exp"}
+
+
+def _frames(n=64):
+    return np.random.default_rng(2).normal(size=(4, n)).astype(np.float32)
+
+
+def test_matches_numpy_fft(exercise):
+    for n in (16, 64):
+        frames = _frames(n)
+        out = exercise.power_spectrum(frames)
+        checks.assert_shape_dtype(out, frames.shape, np.float32, what=f"power_spectrum(float32[4,{n}])")
+        checks.assert_close(out, np.abs(np.fft.fft(frames.astype(np.float64))) ** 2,
+                            what=f"power_spectrum(float32[4,{n}])", rtol=1e-3, atol=1e-2,
+                            hint="Each row's |DFT|^2: (frames @ cos table)^2 + (frames @ sin table)^2.")
+
+
+def test_is_compiled(exercise):
+    checks.assert_jitted(exercise.power_spectrum, _frames(), what="power_spectrum")
+
+
+def test_tables_are_constants_in_the_program(exercise):
+    frames = _frames()
+    primitives = checks.jaxpr_primitives(exercise.power_spectrum, frames)
+    built = sorted(TABLE_PRIMITIVES & set(primitives))
+    if built:
+        checks.fail(
+            f"power_spectrum's traced program computes its tables ({', '.join(built)} appear in "
+            "the jaxpr): every call, or XLA at compile time, redoes work that depends only on the "
+            "shape. The shape is static, so build the tables with numpy (np.arange, np.cos, np.sin) "
+            "while tracing; NumPy arrays enter the jaxpr as constants. "
+            f"See {checks.DOCS}/tracing.html")

@@ -1,0 +1,17 @@
+"""Right, unusually: all_gather every device's gradient, then each device averages the stack."""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def loss(params, xs, ys):
+    return jnp.mean((xs @ params["w"] + params["b"] - ys) ** 2)
+
+
+def parallel_grads(params, xs, ys):
+    def step(params, xs, ys):
+        grads = jax.grad(loss)(params, xs, ys)
+        return jax.tree.map(lambda g: lax.all_gather(g, "i").mean(axis=0), grads)
+
+    return jax.pmap(step, axis_name="i", in_axes=(None, 0, 0))(params, xs, ys)

@@ -1,0 +1,16 @@
+"""Wrong: the weights are split by rows (the contracted dimension), not by output columns."""
+
+import jax
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+
+def make_mesh_2d():
+    return jax.make_mesh((jax.device_count() // 2, 2), ("data", "model"))
+
+
+def shard_batch(batch, mesh):
+    return jax.device_put(batch, NamedSharding(mesh, P("data", None)))
+
+
+def shard_weights(w, mesh):
+    return jax.device_put(w, NamedSharding(mesh, P("model", None)))
