@@ -70,9 +70,23 @@ def sandbox_user(args: argparse.Namespace) -> str | None:
     if os.geteuid() != 0:
         raise UsageProblem("--sandbox-user needs the grader to run as root")
     try:
-        pwd.getpwnam(args.sandbox_user)
+        record = pwd.getpwnam(args.sandbox_user)
     except KeyError:
         raise UsageProblem(f"no user named {args.sandbox_user!r}") from None
+    import subprocess
+
+    # The check processes start from this interpreter and import the grader: make sure the
+    # user can, before a whole class is graded as failures.
+    try:
+        probe = subprocess.run([sys.executable, "-I", "-c", "import grader.plugin, jax, pytest_timeout"],
+                               user=record.pw_uid, group=record.pw_gid, cwd="/", capture_output=True,
+                               text=True, env={"PATH": os.environ.get("PATH", ""), "HOME": "/"})
+        failed, last = probe.returncode != 0, (probe.stderr.strip().splitlines() or ["no output"])[-1]
+    except OSError as error:
+        failed, last = True, str(error)
+    if failed:
+        raise UsageProblem(f"user {args.sandbox_user} cannot run this Python and the grader ({last}); "
+                           f"install the katas where that user can read them")
     return args.sandbox_user
 
 

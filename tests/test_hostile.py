@@ -149,3 +149,31 @@ def test_honest_submissions_need_no_review(fixture):
     folder = FIXTURES / fixture
     root = folder / "exercises" if (folder / "exercises").is_dir() else folder
     assert scan_files(root, [e.path for e in PURITY if (root / e.path).is_file()]) == {}
+
+
+def test_sandbox_user_runs_checks_unprivileged_or_refuses_clearly(tmp_path):
+    """As root, --sandbox-user drops the check processes to `nobody`, who cannot write the repo."""
+    import os
+    import subprocess
+    import sys
+
+    marker = REPO_ROOT / "sandbox-escape-marker"
+    root = tmp_path / "sub"
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
+    solution = (root / "01_purity" / "global_config.py").read_text()
+    (root / "01_purity" / "global_config.py").write_text(
+        f"try:\n    open({str(marker)!r}, 'w').write('escaped')\nexcept OSError:\n    pass\n" + solution)
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(root), "--only", "purity-1",
+                           "--sandbox-user", "nobody"], capture_output=True, text=True, timeout=300)
+    try:
+        if os.geteuid() != 0:
+            assert proc.returncode == 2 and "needs the grader to run as root" in proc.stderr
+        elif proc.returncode == 2:  # this interpreter lives where `nobody` cannot read it
+            assert "cannot run this Python and the grader" in proc.stderr
+        else:
+            assert proc.returncode == 0, proc.stderr
+            assert "total: 1 / 1 points" in proc.stdout
+            assert not marker.exists(), "the sandboxed check process wrote into the repository"
+            assert "opens files" in proc.stdout  # and the attempt is up for review
+    finally:
+        marker.unlink(missing_ok=True)
