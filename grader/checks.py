@@ -423,31 +423,6 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
              f"slice of the leading axis. {hint}".strip())
 
 
-# --- PRNG (appended for the prng topic) -------------------------------------------
-
-
-@contextlib.contextmanager
-def forbid_key_reuse(what: str) -> Iterator[None]:
-    """Run the block with JAX's key-reuse checker on; a reuse fails with a lesson.
-
-    Same contract as `no_key_reuse`, with `KeyReuseError` taken from `jax.errors`:
-    JAX 0.10 no longer exports it from `jax.experimental.key_reuse`. Only typed
-    keys (`jax.random.key`) are tracked; legacy `PRNGKey` arrays are plain uint32
-    data the checker cannot recognise.
-    """
-    from jax.errors import KeyReuseError
-
-    with jax.debug_key_reuse(True):
-        try:
-            yield
-        except KeyReuseError as error:
-            first = str(error).splitlines()[0]
-            raise KataFailure(
-                f"{what} used the same PRNG key twice ({first}). A key is consumed by one draw: "
-                f"split it (jax.random.split) or fold_in a counter, and use each new key once. "
-                f"See {DOCS}/random-numbers.html") from error
-
-
 # --- several JAX processes ------------------------------------------------------
 
 # What each process runs: plain Python (no pytest), so a learner's module sees a

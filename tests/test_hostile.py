@@ -23,29 +23,49 @@ PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
 FAST = Limits(check_seconds=4, hang_grace=2, submission_seconds=120)
 
 
-def _submission(tmp_path: Path, fixture: str) -> Path:
-    """The purity solutions with the fixture's files laid over them."""
-    root = tmp_path / fixture
-    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
-    shutil.copytree(FIXTURES / fixture, root, dirs_exist_ok=True)
+def _submission(tmp_path: Path, fixture: str | None, *, stubs: tuple[str, ...] = (),
+                repo_shaped: bool = False) -> Path:
+    """The purity solutions, with some files reset to their stubs and the fixture's files laid over."""
+    root = tmp_path / (fixture or "honest")
+    topic = (root / "exercises" if repo_shaped else root) / "01_purity"
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", topic)
+    for name in stubs:
+        shutil.copy(REPO_ROOT / "exercises" / "01_purity" / name, topic / name)
+    if fixture:
+        shutil.copytree(FIXTURES / fixture, root, dirs_exist_ok=True)
     return root
 
 
-CASES = {  # fixture -> limits
-    "exit_at_import": FAST, "exit_in_check": FAST, "pytest_exit": FAST, "planted_files": FAST,
-    "fake_output": FAST, "forged_channel": FAST, "endless_loops": FAST, "hard_coded": FAST,
-    "big_allocation": Limits(check_seconds=20, memory_bytes=3 << 30),
+CASES = {  # name -> (fixture laid over the solutions, stubs kept, repo-shaped, limits)
+    "good": (None, (), False, FAST),
+    "partial": (None, ("debug_print.py", "loop_iterator.py"), True, FAST),
+    "exit_at_import": ("exit_at_import", (), False, FAST),
+    "exit_in_check": ("exit_in_check", (), False, FAST),
+    "pytest_exit": ("pytest_exit", (), False, FAST),
+    "planted_files": ("planted_files", ("global_config.py",), False, FAST),
+    "fake_output": ("fake_output", (), False, FAST),
+    "forged_channel": ("forged_channel", (), False, FAST),
+    "endless_loops": ("endless_loops", (), False, FAST),
+    "hard_coded": ("hard_coded", (), False, FAST),
+    "big_allocation": ("big_allocation", (), False, Limits(check_seconds=20, memory_bytes=3 << 30)),
 }
 
 
 @pytest.fixture(scope="module")
 def graded(runs, tmp_path_factory):
-    """Grade every hostile fixture on the shared workers, all queued at once."""
+    """Grade every case on the shared workers, all queued at once."""
+    from grader.plugin import resolve_target
+
     scratch = tmp_path_factory.mktemp("hostile")
-    for fixture, limits in CASES.items():
-        runs.submit(f"hostile-{fixture}", lambda f=fixture, lim=limits: grade(
-            _submission(scratch, f), only=PURITY, limits=lim))
-    return lambda fixture: runs.get(f"hostile-{fixture}")
+
+    def run(name: str):
+        fixture, stubs, repo_shaped, limits = CASES[name]
+        folder = _submission(scratch / name, fixture, stubs=stubs, repo_shaped=repo_shaped)
+        return grade(resolve_target(str(folder), REPO_ROOT), only=PURITY, limits=limits)
+
+    for name in CASES:
+        runs.submit(f"hostile-{name}", run, name)
+    return lambda name: runs.get(f"hostile-{name}")
 
 
 def _grade(graded, fixture: str):
@@ -57,17 +77,14 @@ def _scores(by_id) -> dict[str, int]:
     return {k: e.score for k, e in by_id.items()}
 
 
-def test_good_submission_scores_full_marks():
-    report = grade(FIXTURES / "good", only=PURITY, limits=FAST)
+def test_good_submission_scores_full_marks(graded):
+    report, by_id = _grade(graded, "good")
     assert (report.score, report.max_score) == (4, 4)
     assert not report.needs_review
 
 
-def test_partial_repo_shaped_submission_scores_what_it_solved():
-    from grader.plugin import resolve_target
-
-    report = grade(resolve_target(str(FIXTURES / "partial"), REPO_ROOT), only=PURITY, limits=FAST)
-    by_id = {e.exercise.id: e for e in report.exercises}
+def test_partial_repo_shaped_submission_scores_what_it_solved(graded):
+    report, by_id = _grade(graded, "partial")
     assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 0, "purity-4": 0}
     assert not report.needs_review
 
@@ -142,13 +159,18 @@ def test_hard_coded_visible_answers_fail_the_hidden_checks(graded):
     assert by_id["purity-4"].reason.startswith("a hidden check:")
 
 
-@pytest.mark.parametrize("fixture", ["good", "partial"])
-def test_honest_submissions_need_no_review(fixture):
-    from grader.scan import scan_files
+def test_reference_solutions_and_alternates_need_no_review():
+    """The static scan must not cry wolf: honest answers, however unusual, are never flagged."""
+    from grader.scan import scan_source
+    from support import ALL_EXERCISES, variants
 
-    folder = FIXTURES / fixture
-    root = folder / "exercises" if (folder / "exercises").is_dir() else folder
-    assert scan_files(root, [e.path for e in PURITY if (root / e.path).is_file()]) == {}
+    flagged = []
+    for entry in ALL_EXERCISES:
+        path = REPO_ROOT / "solutions" / entry.path
+        flagged += scan_source(path.read_text(), f"solutions/{entry.path}")
+    for alternate in variants("alternate"):
+        flagged += scan_source(alternate.path.read_text(), alternate.label)
+    assert not flagged, "\n".join(flag.text() for flag in flagged)
 
 
 def test_sandbox_user_runs_checks_unprivileged_or_refuses_clearly(tmp_path):

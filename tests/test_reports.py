@@ -94,7 +94,7 @@ def test_cli_writes_every_format_in_one_run(tmp_path):
     paths = {name: tmp_path / name for name in ("r.json", "gs.json", "cr.json", "junit.xml")}
     env = {"GITHUB_OUTPUT": str(github_output), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run(
-        [sys.executable, "-m", "grader.cli", "grade", str(REPO_ROOT / "tests/fixtures/submissions/good"),
+        [sys.executable, "-m", "grader.cli", "grade", str(REPO_ROOT / "solutions"),
          "--only", "purity-1,purity-2", "--json", str(paths["r.json"]), "--gradescope", str(paths["gs.json"]),
          "--classroom", str(paths["cr.json"]), "--junit", str(paths["junit.xml"])],
         cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)

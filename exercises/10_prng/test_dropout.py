@@ -1,0 +1,63 @@
+"""Checks for prng-5 (dropout)."""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+SHAPE = (200, 50)
+# Strictly positive inputs, so "dropped" (0) and "kept" (x / keep) never meet.
+X = (1.0 + np.arange(math.prod(SHAPE), dtype=np.float32) / 1000.0).reshape(SHAPE)
+
+
+def _dropout(exercise, seed, keep, x=X):
+    with checks.no_key_reuse(f"dropout(jax.random.key({seed}), x, {keep})"):
+        return np.asarray(exercise.dropout(jax.random.key(seed), jnp.asarray(x), keep))
+
+
+def test_keeps_about_keep_of_the_elements(exercise):
+    n = X.size
+    for seed, keep in ((0, 0.8), (1, 0.3)):
+        out = _dropout(exercise, seed, keep)
+        checks.assert_shape_dtype(out, SHAPE, np.float32, what=f"dropout(key, x, {keep})")
+        kept = float((out != 0).mean())
+        # The kept count is Binomial(n, keep); 6 standard deviations can't be missed
+        # by a correct mask (and the key is fixed, so the outcome never changes).
+        bound = 6 * math.sqrt(keep * (1 - keep) / n)
+        if abs(kept - keep) > bound:
+            checks.fail(f"dropout(key, x, keep={keep}) kept {kept:.3f} of the elements; expected "
+                        f"{keep} ± {bound:.3f}. `keep` is the probability of KEEPING an element: "
+                        f"jax.random.bernoulli(key, keep, x.shape) is True where an element stays.")
+
+
+def test_kept_elements_are_scaled_by_one_over_keep(exercise):
+    keep = 0.8
+    out = _dropout(exercise, 2, keep)
+    kept = out != 0
+    checks.assert_close(out[kept], X[kept] / keep, what=f"the kept elements of dropout(key, x, {keep})",
+                        hint="Inverted dropout divides what it keeps by `keep`, so the expected "
+                             "output equals the input.")
+
+
+def test_mask_depends_on_the_key(exercise):
+    a, again, b = _dropout(exercise, 3, 0.5), _dropout(exercise, 3, 0.5), _dropout(exercise, 4, 0.5)
+    checks.assert_close(again, a, what="dropout(key(3), x, 0.5) called again",
+                        hint="An equal key must give the same mask: draw it with jax.random and the "
+                             "key argument, not NumPy's global random state.")
+    if np.array_equal(a != 0, b != 0):
+        checks.fail("dropout gave the same mask for key(3) and key(4): the mask ignores the key. "
+                    "Draw it from the key you are given, so each training step (new key) drops "
+                    "different elements.")
+
+
+def test_mask_is_drawn_per_element(exercise):
+    mask = _dropout(exercise, 5, 0.5) != 0
+    rows_equal = (mask == mask[:1]).all()
+    cols_equal = (mask == mask[:, :1]).all()
+    if rows_equal or cols_equal:
+        checks.fail(f"dropout's mask on a {SHAPE} input repeats along the "
+                    f"{'rows' if rows_equal else 'columns'}: one draw was broadcast. Draw one "
+                    f"Bernoulli per element: jax.random.bernoulli(key, keep, x.shape).")

@@ -1,0 +1,67 @@
+"""Checks for prng-3 (step_keys)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+SIZE = 4
+
+
+def test_same_step_gives_same_noise_from_one_base_key(exercise):
+    base = jax.random.key(0)  # one key object for every call, as in a training loop
+    with checks.no_key_reuse("noise_for_step(base_key, step) called for several steps"):
+        first = [np.asarray(exercise.noise_for_step(base, step)) for step in (0, 1, 2, 3)]
+        again = np.asarray(exercise.noise_for_step(base, 2))
+    checks.assert_shape_dtype(first[0], (SIZE,), np.float32, what="noise_for_step(base_key, 0)")
+    checks.assert_close(again, first[2], what="noise_for_step(base_key, 2) called again",
+                        hint="The noise for a step must be a function of (base key, step) only.")
+
+
+def test_steps_get_different_noise(exercise):
+    base = jax.random.key(1)
+    rows = np.stack([np.asarray(exercise.noise_for_step(base, step)) for step in range(5)])
+    if len(np.unique(rows, axis=0)) != len(rows):
+        checks.fail(f"noise_for_step gave equal noise for different steps:\n{rows}\nFold the step "
+                    f"number into the key (jax.random.fold_in(base_key, step)) so every step "
+                    f"draws with its own key. See {checks.DOCS}/random-numbers.html")
+
+
+def test_noise_depends_on_the_base_key(exercise):
+    a = np.asarray(exercise.noise_for_step(jax.random.key(2), 5))
+    b = np.asarray(exercise.noise_for_step(jax.random.key(3), 5))
+    if np.allclose(a, b):
+        checks.fail("noise_for_step gave the same noise for step 5 under two different base keys: "
+                    "the key is built from the step alone (e.g. jax.random.key(step)). Derive it "
+                    "from the base key so separate runs (seeds) get separate noise.")
+
+
+def test_works_with_a_traced_step_under_jit(exercise):
+    steps = [jnp.int32(s) for s in (0, 7, 8)]
+    jitted = jax.jit(exercise.noise_for_step)
+    for step in steps:
+        eager = np.asarray(exercise.noise_for_step(jax.random.key(4), int(step)))
+        checks.assert_close(jitted(jax.random.key(4), step), eager,
+                            what=f"jax.jit(noise_for_step)(base_key, step={int(step)})",
+                            hint="Under jit the step is a tracer with no Python value: "
+                                 "jax.random.fold_in accepts it directly; int(step) or "
+                                 "split(key, step) do not.")
+
+
+def test_example_noise_follows_the_id_not_the_position(exercise):
+    base = jax.random.key(5)
+    ids = jnp.array([3, 7, 1, 12], dtype=jnp.int32)
+    shuffled = jnp.array([12, 1, 3, 7], dtype=jnp.int32)
+    with checks.no_key_reuse("noise_for_examples(base_key, ids) called twice"):
+        rows = np.asarray(exercise.noise_for_examples(base, ids))
+        rows_shuffled = np.asarray(exercise.noise_for_examples(base, shuffled))
+    checks.assert_shape_dtype(rows, (4, SIZE), np.float32, what="noise_for_examples(base_key, 4 ids)")
+    checks.assert_close(rows_shuffled, rows[[3, 2, 0, 1]],
+                        what="noise_for_examples(base_key, the same ids shuffled)",
+                        hint="Each example's row must depend on its id, not on where it sits in "
+                             "the batch: fold the id into the base key (jax.vmap over the ids), "
+                             "rather than splitting the key into one key per position.")
+    if len(np.unique(rows, axis=0)) != len(rows):
+        checks.fail(f"noise_for_examples gave equal rows to different examples:\n{rows}\n"
+                    f"Give each example its own key: jax.random.fold_in(base_key, example_id).")

@@ -1,0 +1,37 @@
+"""Checks for grad-1 (first_gradient)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+
+def test_derivative_at_three_is_fifteen(exercise):
+    checks.assert_close(exercise.df(3.0), 15.0, what="df(3.0)",
+                        hint="d/dx (2x² + 3x + 3) = 4x + 3. jax.grad(f) is the derivative function: "
+                             "call it, jax.grad(f)(x).")
+
+
+def test_derivative_everywhere(exercise):
+    xs = jnp.array([-2.0, -0.75, 0.0, 1.5, 10.0])
+    got = jax.vmap(exercise.df)(xs)
+    checks.assert_close(got, 4 * np.asarray(xs) + 3, what="jax.vmap(df)(xs)",
+                        hint="df must be the derivative 4x + 3 at every x, and stay a JAX function "
+                             "(no Python floats or NumPy inside) so vmap and jit can transform it.")
+
+
+def test_derivative_under_jit(exercise):
+    checks.assert_close(jax.jit(exercise.df)(jnp.float32(-1.0)), -1.0, what="jax.jit(df)(-1.0)",
+                        hint="jax.grad composes with jit: df should be traceable.")
+
+
+def test_value_and_gradient_together(exercise):
+    out = exercise.f_and_df(3.0)
+    if not (isinstance(out, tuple) and len(out) == 2):
+        checks.fail(f"f_and_df(3.0) returned {out!r}; expected a pair (value, gradient). "
+                    f"jax.value_and_grad(f)(x) returns exactly that.")
+    checks.assert_close(out, (30.0, 15.0), what="f_and_df(3.0)",
+                        hint="The pair is (f(x), f'(x)) in that order: jax.value_and_grad returns "
+                             "the value first.")
+    checks.assert_close(exercise.f_and_df(-1.0), (2.0, -1.0), what="f_and_df(-1.0)")

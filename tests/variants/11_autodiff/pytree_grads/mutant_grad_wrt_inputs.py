@@ -1,0 +1,21 @@
+"""Wrong: argnums=1 differentiates with respect to the inputs x, not the parameters."""
+
+import jax
+import jax.numpy as jnp
+
+
+def predict(params, x):
+    return x @ params["w"] + params["b"]
+
+
+def loss(params, x, y):
+    return jnp.mean((predict(params, x) - y) ** 2)
+
+
+def loss_grads(params, x, y):
+    return jax.grad(loss, argnums=1)(params, x, y)
+
+
+def sgd_step(params, x, y, lr):
+    grads = jax.grad(loss)(params, x, y)
+    return jax.tree.map(lambda p, g: p - lr * g, params, grads)
