@@ -46,6 +46,7 @@ def _short(value: Any) -> str:
         return f"{item:.6g}" if isinstance(item, float) else repr(item)
     text = np.array2string(np.asarray(value), precision=4, threshold=12, edgeitems=3) \
         if hasattr(value, "shape") else repr(value)
+    text = " ".join(text.split())  # one line, so it fits pytest's summary and the grader's table
     return text if len(text) <= 200 else text[:197] + "..."
 
 
@@ -414,9 +415,10 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
         start, stop, _ = index.indices(rows)
         if rows % n or stop - start != rows // n or tuple(shard.data.shape[1:]) != tuple(x.shape[1:]):
             fail(f"{what}: device {shard.device.id} holds a block of shape {tuple(shard.data.shape)} "
-                 f"of the shape-{tuple(x.shape)} result; expected its own {rows // n} of the "
-                 f"{rows} leading rows. The leading axis should be split across the devices, "
-                 f"not copied whole to each. {hint}".replace("  ", " ").strip())
+                 f"of the shape-{tuple(x.shape)} result; expected its own contiguous {rows // n} of "
+                 f"the {rows} leading rows. The result was gathered or rearranged across devices "
+                 f"after pmap; keep each device's rows where pmap computed them. "
+                 f"{hint}".replace("  ", " ").strip())
         starts.add(start)
     if len(starts) != n:
         fail(f"{what}: several devices hold the same rows; expected each device to hold its own "

@@ -12,9 +12,10 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html
 
 Task (fix-it): `class_counts(labels)` should count how often each class
 0..NUM_CLASSES-1 occurs in `labels`, like `np.bincount(labels,
-minlength=NUM_CLASSES)`, but a class that occurs several times is counted once.
-Fix it, keeping it jitted: one compile for any labels of the same shape, and a
-traced program that does not grow with the number of labels.
+minlength=NUM_CLASSES)`. The code below counts a repeated class only once.
+Fix it so every occurrence counts, keeping it jitted: one compile for any
+labels of the same shape, and a traced program that does not grow with the
+number of labels.
 """
 
 import jax

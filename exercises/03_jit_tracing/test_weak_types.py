@@ -38,7 +38,7 @@ def test_mixed_scalar_stream_compiles_once(exercise):
         checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5)
     checks.assert_compiles(
         log, what="apply_update()", calls=f"{len(SCHEDULE)} learning rates (Python int/float, NumPy "
-                                          f"float32/int32/float64) and one new shape", expected=1,
+                                          f"float32/int32/float64) at a shape not seen before, so one compile is due", expected=1,
         why="each kind of scalar is its own cache key: a Python int is weak int32, a Python float "
             "weak float32, a NumPy scalar strongly typed. Convert lr to one dtype before the jitted "
             "call (e.g. jnp.asarray(lr, jnp.float32) in a small wrapper); a static lr would compile "

@@ -31,7 +31,14 @@ def test_square_batch_pairs_each_row_with_a_column_of_c(exercise):
 
 def test_rectangular_batch_gives_batch_by_n(exercise):
     a, b, c = _inputs(batch=5, n=2)
-    out = jax.jit(exercise.add_batched)(a, b, c)
+    try:
+        out = jax.jit(exercise.add_batched)(a, b, c)
+    except ValueError as error:
+        if "inconsistent sizes" not in str(error):
+            raise
+        checks.fail(f"vmap found mapped axes of different lengths ({str(error).splitlines()[0]}): "
+                    f"with 5 examples of length 2, a wrong in_axes entry maps a length-2 axis "
+                    f"against the batch of 5. {HINT}")
     checks.assert_shape_dtype(out, (5, 2), jnp.float32, what="add_batched(a, b, c) with 5 examples of length 2",
                               hint="The batch comes out on axis 0 (out_axes=0, the default).")
     checks.assert_close(out, a + b + c.T, what="add_batched(a, b, c) with 5 examples of length 2", hint=HINT)
