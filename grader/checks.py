@@ -172,7 +172,7 @@ def assert_compiles(log: CompileLog, *, what: str, calls: int, expected: int | N
 def assert_jitted(fn: Callable, *args: Any, what: str, **kwargs: Any) -> None:
     """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work."""
     __tracebackhide__ = True
-    jaxpr = _trace(fn, args, kwargs, what)
+    jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
     if not top & {"jit", "pjit", "xla_pmap", "shard_map"}:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
@@ -190,7 +190,7 @@ def _all_eqns(jaxpr: Any) -> Iterator[Any]:
             yield from _all_eqns(sub)
 
 
-def _trace(fn: Callable, args: tuple, kwargs: dict, what: str) -> Any:
+def traced_jaxpr(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
     """`jax.make_jaxpr` of fn(*args, **kwargs); a failure to trace becomes a lesson."""
     __tracebackhide__ = True
     try:
@@ -205,7 +205,7 @@ def _trace(fn: Callable, args: tuple, kwargs: dict, what: str) -> Any:
 def jaxpr_primitives(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> list[str]:
     """Primitive names of the traced program, nested jaxprs included, in order."""
     __tracebackhide__ = True
-    closed = _trace(fn, args, kwargs, what or getattr(fn, "__name__", "the function"))
+    closed = traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"), **kwargs)
     return [eqn.primitive.name for eqn in _all_eqns(closed)]
 
 

@@ -6,20 +6,30 @@ Loaded by the root `conftest.py`. It
 - adds `--target` so the same checks run on the learner's files, the reference
   solutions or a submission folder, and the `exercise` fixture that imports
   the exercise under test from that target;
-- runs checks in manifest order and shows failures as lessons, not tracebacks;
+- runs checks in manifest order and shows failures as lessons: a plain-language
+  explanation above a traceback trimmed to the check and the learner's file;
+- replaces pytest-timeout's stack dump with a plain "timed out" lesson, and ends
+  a run stuck where Python cannot interrupt it (compiled code) with one;
+- in a learner's run over exercises/, records which exercises pass in the
+  progress file and closes with a summary: how many are done, what is next;
 - reports each check, signed, over the grader's private channel (`--kata-channel`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import json
 import os
 import re
+import signal
 import sys
+import textwrap
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -27,6 +37,7 @@ from typing import Any
 import pytest
 
 from grader.manifest import Exercise, exercise_for_check_file, load_manifest
+from grader.progress import Progress, Verdict, fingerprint, judge, percent
 
 N_DEVICES = 8
 NO_CACHE_ENV = "JAX_KATAS_NO_CACHE"
@@ -64,6 +75,8 @@ def configure_jax() -> str:
         if not real:
             jax.config.update("jax_platforms", "cpu")
             jax.config.update("jax_num_cpu_devices", N_DEVICES)
+        # The katas teach JAX's default 32-bit types; a JAX_ENABLE_X64 in the shell must not change them.
+        jax.config.update("jax_enable_x64", False)
     except RuntimeError as error:
         raise pytest.UsageError(
             f"JAX was started before the katas could give it {N_DEVICES} CPU devices ({error}). "
@@ -107,6 +120,8 @@ class KataState:
     header: str
     channel: Any = None  # the grader's result pipe, when run by `grader`
     key: bytes = b""
+    learner: LearnerRun | None = None  # set when the learner runs the checks on exercises/
+    progress: Progress | None = None  # the progress file, once this run's results are in
 
     def exercise_for(self, path: Path) -> Exercise | None:
         try:
@@ -114,6 +129,16 @@ class KataState:
         except ValueError:
             return None
         return exercise_for_check_file(self.exercises, rel.as_posix())
+
+
+@dataclass
+class LearnerRun:
+    """What a learner's run over exercises/ found: for the progress file and the closing summary."""
+
+    checks: dict[str, list[str]] = field(default_factory=dict)  # exercise id -> its collected checks
+    fingerprints: dict[str, str] = field(default_factory=dict)  # exercise id -> files at collection
+    partial: set[str] = field(default_factory=set)  # exercises only some of whose checks were selected
+    outcomes: dict[str, Verdict] = field(default_factory=dict)  # nodeid -> outcome
 
 
 _STATE = pytest.StashKey[KataState]()
@@ -131,6 +156,8 @@ def pytest_configure(config: pytest.Config) -> None:
     handshake_fd = config.getoption("kata_channel")
     if handshake_fd is not None:
         state.channel, state.key = _open_channel(handshake_fd)
+    elif state.target.resolve() == checks_dir.resolve():
+        state.learner = LearnerRun()  # the learner's own files: track progress
     config.stash[_STATE] = state
     global _config
     _config = config
@@ -223,7 +250,7 @@ def exercise(request: pytest.FixtureRequest) -> ExerciseModule:
     return load_exercise(state.target / entry.path, entry.path)
 
 
-# --- order, failures as lessons, the grader's report ----------------------------------
+# --- order, failures as lessons ------------------------------------------------------
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
@@ -253,43 +280,359 @@ def _reason(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     from grader.checks import KataFailure
-    from grader.explain import explain
+    from grader.explain import explain, explain_timeout
 
     report = yield
     if call.excinfo is None or report.passed:
         return report
     exc = call.excinfo.value
+    entry = item.config.stash[_STATE].exercise_for(Path(item.path))
     report.kata_reason = _reason(call.excinfo)
-    if report.kata_reason.startswith("timed out"):
-        entry = item.config.stash[_STATE].exercise_for(Path(item.path))
-        report.kata_reason += f" in {entry.id}" if entry else ""
+    timed_out = report.kata_reason.startswith("timed out")
+    if timed_out and entry is not None:
+        report.kata_reason += f" in {entry.id}"
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)
-    else:
-        lesson = explain(exc)
-        if lesson is not None:
-            report.longrepr = LessonRepr(f"{lesson.text()}\n\n{report.longrepr}", report.kata_reason)
+        return report
+    lesson = explain_timeout(report.kata_reason) if timed_out else explain(exc)
+    text = lesson.text() if lesson is not None else ""
+    trimmed = _learner_traceback(item, entry, call.excinfo) if entry is not None else None
+    if trimmed is not None:
+        report.longrepr = LessonRepr(text, report.kata_reason, trimmed)
+    elif lesson is not None:
+        report.longrepr = LessonRepr(f"{text}\n\n{report.longrepr}", report.kata_reason)
     return report
+
+
+def _learner_traceback(item: pytest.Item, entry: Exercise, excinfo: pytest.ExceptionInfo[BaseException]):
+    """The traceback cut down to the check file and the learner's exercise file.
+
+    What is left reads top-down: the check line that called the learner's
+    function, then the learner's own frames down to the failing line; frames in
+    JAX, NumPy, the check helpers and pytest are dropped. `--tb=native` and
+    `--fulltrace` keep the full traceback (None here), as does an error with no
+    frame in either file.
+    """
+    from grader.explain import explain
+
+    config = item.config
+    style = config.getoption("tbstyle")
+    if style == "native" or config.getoption("fulltrace"):
+        return None
+    state = config.stash[_STATE]
+    own = {Path(item.path).resolve(), (state.target / entry.path).resolve()}
+
+    def ours(tb_entry: Any) -> bool:
+        path = tb_entry.path
+        return isinstance(path, Path) and path.resolve() in own
+
+    if not any(ours(tb_entry) for tb_entry in excinfo.traceback):
+        return None
+    with _without_jax_note(excinfo.value):
+        trimmed = excinfo.getrepr(
+            style="long" if style == "long" else "short", chain=False,
+            tbfilter=lambda info: info.traceback.filter(ours),
+            showlocals=config.getoption("showlocals"), funcargs=style == "long")
+    if explain(excinfo.value) is not None:
+        _shorten_message(trimmed)
+    return trimmed
+
+
+_MESSAGE_LINES = 4
+_RULE = re.compile(r"^E\s+-{5,}\s*$")  # JAX's separator lines
+
+
+def _shorten_message(trimmed: Any) -> None:
+    """Cut a long JAX error message (a leaked tracer's runs to 15 lines) when the lesson above says it."""
+    last = trimmed.reprtraceback.reprentries[-1]
+    lines = [line for line in getattr(last, "lines", ()) if not _RULE.match(line)]
+    message = [i for i, line in enumerate(lines) if line.startswith("E ")]
+    if len(message) <= _MESSAGE_LINES + 1:
+        return
+    cut = message[_MESSAGE_LINES]
+    left = len(message) - _MESSAGE_LINES
+    last.lines = lines[:cut] + [f"E   ... ({left} more lines: --tb=native shows them)"] + \
+        lines[message[-1] + 1:]
+
+
+_JAX_NOTE = "For simplicity, JAX has removed its internal frames"
+
+
+@contextlib.contextmanager
+def _without_jax_note(exc: BaseException) -> Iterator[None]:
+    """Hide JAX's note about the frames it removed: the trimmed traceback drops more than JAX does."""
+    notes = getattr(exc, "__notes__", None)
+    if not notes:
+        yield
+        return
+    exc.__notes__ = [note for note in notes if _JAX_NOTE not in note]
+    try:
+        yield
+    finally:
+        exc.__notes__ = notes
 
 
 @dataclass
 class _Crash:
     message: str
 
+    def __str__(self) -> str:  # what `--tb=line` prints
+        return self.message
+
 
 class LessonRepr:
     """A failure shown as a lesson; its first line also heads pytest's short summary."""
 
-    def __init__(self, text: str, headline: str) -> None:
+    def __init__(self, text: str, headline: str, traceback: Any = None) -> None:
         self.text = text
+        self.traceback = traceback  # pytest's repr of the trimmed traceback, or None
         self.reprcrash = _Crash(headline)
 
     def toterminal(self, out: Any) -> None:
-        out.line(self.text)
+        if self.text:
+            out.line(self.text)
+        if self.traceback is not None:
+            if self.text:
+                out.line("")
+            self.traceback.toterminal(out)
 
     def __str__(self) -> str:
-        return self.text
+        return "\n\n".join(part for part in (self.text, str(self.traceback or "")) if part)
+
+
+# --- time limits ------------------------------------------------------------------------
+
+_TIMER = pytest.StashKey["_CheckTimer"]()
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    """pytest-timeout's timer, replaced for exercise checks (the project's tests keep the original).
+
+    pytest-timeout dumps every thread's stack (JAX runs dozens) before failing,
+    and its thread method ends the run with more dumps. Here a check past its
+    limit fails with a plain "timed out after N s in <id>" lesson. SIGALRM
+    cannot interrupt a check stuck in compiled code (a lax.while_loop that never
+    ends runs inside XLA), so a watchdog then ends the run with that lesson;
+    under the grader its runner kills such a check instead.
+    """
+    state = item.config.stash[_STATE]
+    entry = state.exercise_for(Path(item.path))
+    if entry is None:
+        return None
+    in_main = threading.current_thread() is threading.main_thread()
+    timer = _CheckTimer(item, entry, settings.timeout,
+                        use_signal=settings.method == "signal" and in_main,
+                        watchdog=state.channel is None,
+                        ignore_debugger=bool(settings.disable_debugger_detection))
+    item.stash[_TIMER] = timer
+    timer.start()
+    return True
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_timeout_cancel_timer(item: pytest.Item) -> bool | None:
+    timer = item.stash.get(_TIMER, None)
+    if timer is None:
+        return None
+    timer.cancel()
+    del item.stash[_TIMER]
+    return True
+
+
+class _CheckTimer:
+    """Fail one check that runs past its limit; end the run if it cannot be interrupted."""
+
+    def __init__(self, item: pytest.Item, entry: Exercise, seconds: float, *, use_signal: bool,
+                 watchdog: bool, ignore_debugger: bool) -> None:
+        self.item, self.entry, self.seconds = item, entry, seconds
+        self.use_signal, self.ignore_debugger = use_signal, ignore_debugger
+        self.watchdog: threading.Timer | None = None
+        if watchdog:
+            from grader.limits import Limits
+
+            # With the signal the check normally fails on time; the watchdog only acts
+            # when the signal could not get through.
+            grace = Limits.hang_grace if use_signal else 0
+            self.watchdog = threading.Timer(seconds + grace, self._stuck)
+            self.watchdog.daemon = True
+            self.watchdog.name = f"katas timeout {item.nodeid}"
+
+    def start(self) -> None:
+        if self.use_signal:
+            signal.signal(signal.SIGALRM, self._alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        if self.watchdog is not None:
+            self.watchdog.start()
+
+    def cancel(self) -> None:
+        if self.use_signal:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+
+    def _debugging(self) -> bool:
+        from pytest_timeout import is_debugging
+
+        return not self.ignore_debugger and is_debugging()
+
+    def _alarm(self, signum: int, frame: Any) -> None:
+        __tracebackhide__ = True
+        if self._debugging():
+            return
+        from pytest_timeout import PYTEST_FAILURE_MESSAGE
+
+        # pytest-timeout's own words, which _reason (and so the grader) turns into the lesson.
+        pytest.fail(PYTEST_FAILURE_MESSAGE % self.seconds)
+
+    def _stuck(self) -> None:
+        if self._debugging():
+            return
+        from grader.explain import explain_timeout
+
+        config = self.item.config
+        reason = f"timed out after {self.seconds:g} s in {self.entry.id}"
+        capture = config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:
+            capture.suspend_global_capture(in_=True)
+        lesson = explain_timeout(reason)
+        terminal = config.get_terminal_writer()
+        terminal.line("")
+        terminal.sep("!", reason, red=True)
+        terminal.line(f"{self.item.nodeid} is stuck in compiled code, where Python cannot "
+                      f"interrupt it, so the run stops here.")
+        terminal.line(lesson.text().split("\n", 1)[1])
+        terminal.flush()
+        _record_stuck(config, self.entry, reason)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
+
+
+def _record_stuck(config: pytest.Config, entry: Exercise, reason: str) -> None:
+    """Remember that this exercise hangs, so `grader progress` does not run it (and hang) again."""
+    state = config.stash[_STATE]
+    run = state.learner
+    if run is None or entry.id not in run.fingerprints:
+        return
+    with contextlib.suppress(OSError):
+        progress = Progress(state.root)
+        if fingerprint(state.checks_dir, entry) == run.fingerprints[entry.id]:
+            progress.record(entry, run.fingerprints[entry.id], Verdict(False, reason))
+            progress.save()
+
+
+# --- the learner's progress and the closing summary ---------------------------------------
+
+
+def _covered_whole(config: pytest.Config) -> list[Path]:
+    """Files and folders named on the command line without `::` (all their checks are collected)."""
+    base = config.invocation_params.dir
+    return [(base / arg).resolve() for arg in config.args if "::" not in arg]
+
+
+def _note_collected(session: pytest.Session, state: KataState) -> None:
+    run = state.learner
+    whole = _covered_whole(session.config)
+    for item in session.items:
+        entry = state.exercise_for(Path(item.path))
+        if entry is None:
+            continue
+        if entry.id not in run.checks:
+            run.checks[entry.id] = []
+            run.fingerprints[entry.id] = fingerprint(state.checks_dir, entry)
+            path = Path(item.path).resolve()
+            if not any(path == place or place in path.parents for place in whole):
+                run.partial.add(entry.id)
+        run.checks[entry.id].append(item.nodeid)
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    state = _config.stash[_STATE] if _config is not None else None
+    if state is None or state.learner is None:
+        return
+    for item in items:
+        entry = state.exercise_for(Path(item.path))
+        if entry is not None:
+            state.learner.partial.add(entry.id)
+
+
+def _note_outcome(run: LearnerRun, report: pytest.TestReport) -> None:
+    if report.failed or report.skipped:
+        if report.nodeid not in run.outcomes or run.outcomes[report.nodeid].passed:
+            reason = getattr(report, "kata_reason", "") or ("skipped" if report.skipped else "failed")
+            run.outcomes[report.nodeid] = Verdict(False, reason)
+    elif report.when == "call":
+        run.outcomes.setdefault(report.nodeid, Verdict(True))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int):
+    """Record the learner's results, then close with the summary, after pytest's own last line."""
+    result = yield
+    state = session.config.stash.get(_STATE, None)
+    if state is None or state.learner is None or not state.learner.checks:
+        return result
+    found = _record_results(state)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and session.config.get_verbosity() > -2:
+        _closing_summary(reporter, state, found)
+    return result
+
+
+def _record_results(state: KataState) -> dict[str, tuple[Verdict, bool]]:
+    """Save what this run proved in the progress file; id -> (verdict, newly done)."""
+    run = state.learner
+    progress = Progress(state.root)
+    found = {}
+    for entry in state.exercises:
+        if entry.id not in run.checks:
+            continue
+        verdict = judge(run.checks[entry.id], run.outcomes, whole=entry.id not in run.partial)
+        if verdict is None:
+            continue
+        if fingerprint(state.checks_dir, entry) != run.fingerprints[entry.id]:
+            continue  # edited during the run: the result may belong to either version
+        newly = verdict.passed and not progress.is_done(entry)
+        progress.record(entry, run.fingerprints[entry.id], verdict)
+        found[entry.id] = (verdict, newly)
+    if found:
+        with contextlib.suppress(OSError):  # a read-only checkout still gets its summary
+            progress.save()
+    state.progress = progress
+    return found
+
+
+def _closing_summary(reporter: Any, state: KataState, found: dict[str, tuple[Verdict, bool]]) -> None:
+    """How many exercises are done, and the next one: its path, its idea, how to get a hint."""
+    progress, exercises = state.progress, state.exercises
+    done = progress.done_count(exercises)
+    reporter.write_sep("=", f"katas: {done} of {len(exercises)} exercises done "
+                            f"({percent(done, len(exercises))}%)", bold=True)
+    newly = [name for name, (_, new) in found.items() if new]
+    if newly:
+        more = f" and {len(newly) - 5} more" if len(newly) > 5 else ""
+        reporter.write_line(f"done just now: {', '.join(newly[:5])}{more}", green=True)
+    current = progress.current(exercises)
+    if current is None:
+        reporter.write_line("every exercise passes: well done!", green=True)
+        return
+    reporter.write_line(f"next: {current.id}, exercises/{current.path}", bold=True)
+    reporter.write_line(f"      {current.concept}")
+    verdict = progress.result(current)
+    if verdict is None:
+        reporter.write_line(f"      not checked since it changed: pytest exercises/{current.check_path}")
+    else:
+        reporter.write_line(f"      failing: {textwrap.shorten(verdict.reason, 160, placeholder=' ...')}")
+    shown, total = progress.hints_shown(current), len(current.hints)
+    ask = f"hint {min(shown + 1, total)} of {total}" if shown < total else f"the last of its {total} hints again"
+    reporter.write_line(f"      stuck? `grader hint` shows {ask}; `grader watch` re-runs the checks "
+                        f"each time you save")
+
+
+# --- the grader's report ----------------------------------------------------------------
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
@@ -298,6 +641,9 @@ def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Fold setup/call/teardown into one outcome per check and report it at teardown."""
+    state = _config.stash.get(_STATE, None) if _config is not None else None
+    if state is not None and state.learner is not None:
+        _note_outcome(state.learner, report)
     outcomes = _pending.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0,
                                                    "reason": "", "error": ""})
     outcomes["duration"] += report.duration
@@ -318,6 +664,8 @@ _config: pytest.Config | None = None  # logstart/logreport hooks are not handed 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash[_STATE]
+    if state.learner is not None:
+        _note_collected(session, state)
     checks = []
     for item in session.items:
         entry = state.exercise_for(Path(item.path))

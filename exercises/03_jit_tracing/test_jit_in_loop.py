@@ -32,11 +32,12 @@ def test_trains(exercise):
 
 def test_compiles_once_for_many_steps(exercise):
     w, grads = _problem(1)
+    exercise.train(w, grads, 0.1)  # a first run may compile, JAX's own helpers (jnp.stack...) included
     with checks.count_compiles() as log:
         exercise.train(w, grads, 0.1)
     checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1)
     checks.assert_compiles(
-        log, what="train()", calls=f"one run of {STEPS} steps with same-shape arrays", at_most=1,
+        log, what="train()", calls=f"a second run of {STEPS} steps with the same arrays", expected=0,
         why="jax.jit(...) inside the loop wraps a new function object each iteration, and jit's "
             "cache is per function object, so every step traces and compiles again. Create the "
             "jitted step once, outside the loop (at module level), and call that")

@@ -21,7 +21,7 @@ def _inputs():
 
 def _shapes_in_program(fn, *args):
     """Every value's shape in the traced program: inputs, constants and all results, nested included."""
-    closed = jax.make_jaxpr(fn)(*args)
+    closed = checks.traced_jaxpr(fn, *args, what="convolve_shared")
     shapes = [tuple(np.shape(c)) for c in closed.consts]
 
     def walk(jaxpr):

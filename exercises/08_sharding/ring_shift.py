@@ -4,8 +4,9 @@ Inside `jax.shard_map`, `lax.ppermute(block, "data", perm)` sends data between
 devices: `perm` is a list of (source, destination) pairs of positions along
 the axis. With `(i, (i + 1) % n)` for every i, each device hands its block to
 the next and the last wraps around to the first: a ring, the building block
-of ring all-reduce and pipelined model parallelism. Only neighbours talk; no
-device ever holds the whole array.
+of ring all-reduce and pipelined model parallelism. Only neighbours talk, so
+no device ever holds the whole array (gathering it all with `all_gather`
+gives the same answer but moves every block to every device).
 Docs: https://docs.jax.dev/en/latest/notebooks/shard_map.html
 
 Task (fill-in): `ring_shift(x, mesh)` takes `x` split by rows over "data" and

@@ -12,8 +12,8 @@ Docs: https://docs.jax.dev/en/latest/notebooks/shard_map.html
 Task (fill-in): `partial_and_total(x, mesh)` takes a 1-D `x` split over "data"
 and returns `(partials, total)`: `partials[i]` is the sum of device i's block
 (shape `(devices,)`: each device returns its own shape-`(1,)` piece, split
-over "data"), `total` the sum of all of
-`x`, replicated on every device. Use `jax.shard_map`. Keep the signature.
+over "data"), `total` the sum of all of `x` as a scalar (shape `()`),
+replicated on every device. Use `jax.shard_map`. Keep the signature.
 """
 
 import jax
