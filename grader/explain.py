@@ -7,7 +7,7 @@ traceback and the grader uses the headline as the failure reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grader.checks import DOCS, KataFailure
 
@@ -66,8 +66,8 @@ _BY_NAME = {
     ),
     "Timeout": Explanation(
         "the check did not finish in time",
-        "An endless Python or lax.while_loop loop is the usual cause: check the loop condition "
-        "changes on every step.",
+        "An endless loop is the usual cause: a Python `while`, or a lax.while_loop whose "
+        "condition never turns False. Check that every step moves the loop towards its end.",
         f"{DOCS}/control-flow.html"),
 }
 
@@ -106,6 +106,11 @@ def explain(exc: BaseException) -> Explanation | None:
     if str(exc).startswith("Timeout (>"):  # pytest-timeout's failure
         return _BY_NAME["Timeout"]
     return None
+
+
+def explain_timeout(reason: str) -> Explanation:
+    """The lesson for a check that ran out of time; `reason` says how long and which exercise."""
+    return replace(_BY_NAME["Timeout"], headline=reason)
 
 
 def headline(exc: BaseException) -> str:

@@ -1,0 +1,135 @@
+"""A learner's progress: which exercises pass, and how many hints were shown.
+
+Kept in `.katas-progress.json` at the repository root (git-ignored). An
+exercise is *done* when all its checks pass on the learner's file. Running the
+checks takes seconds, so results are cached under a fingerprint of the
+exercise file and its check file: a result stays valid until either changes,
+and only changed exercises are ever checked again. Every learner's pytest run
+over `exercises/` records what it found (grader.plugin), so `grader progress`
+usually has nothing left to check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.manifest import Exercise
+
+STATE_NAME = ".katas-progress.json"
+SCHEMA_VERSION = 1
+
+
+def fingerprint(exercises_dir: Path, exercise: Exercise) -> str:
+    """Digest of the learner's file and its checks: a cached result is valid while it matches."""
+    digest = hashlib.sha256()
+    for rel in (exercise.path, exercise.check_path):
+        path = exercises_dir / rel
+        digest.update(rel.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"\0missing\0")
+    return digest.hexdigest()
+
+
+@dataclass
+class Verdict:
+    """What one pytest run proved about one exercise."""
+
+    passed: bool
+    reason: str = ""  # the first failing check's reason, when not passed
+
+
+def judge(checks: list[str], outcomes: dict[str, Verdict], whole: bool) -> Verdict | None:
+    """What a run proved about one exercise, from its checks' outcomes (None: nothing).
+
+    One failing check proves it not done. Done needs every check of the
+    exercise to have run and passed, so a run that selected only some of them
+    (`file::check`, -k, an interrupted run) proves nothing either way.
+    """
+    for nodeid in checks:
+        if nodeid in outcomes and not outcomes[nodeid].passed:
+            return outcomes[nodeid]
+    if whole and checks and all(nodeid in outcomes for nodeid in checks):
+        return Verdict(True)
+    return None
+
+
+class Progress:
+    """The progress file of one repository. Load, change, `save()`."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = Path(repo)
+        self.path = self.repo / STATE_NAME
+        self.data = self._read()
+
+    def _read(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None  # none yet, or unreadable: start afresh rather than fail the learner
+        if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
+            data = {"version": SCHEMA_VERSION}
+        data.setdefault("hints", {})
+        data.setdefault("results", {})
+        return data
+
+    def save(self) -> None:
+        """Write atomically, so an interrupted write never leaves half a file."""
+        text = json.dumps(self.data, indent=2, sort_keys=True) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=".katas-progress-", dir=self.repo)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    # --- hints ---------------------------------------------------------------
+
+    def hints_shown(self, exercise: Exercise) -> int:
+        return int(self.data["hints"].get(exercise.id, 0))
+
+    def set_hints_shown(self, exercise: Exercise, count: int) -> None:
+        self.data["hints"][exercise.id] = count
+
+    # --- results -------------------------------------------------------------
+
+    @property
+    def exercises_dir(self) -> Path:
+        return self.repo / "exercises"
+
+    def record(self, exercise: Exercise, digest: str, verdict: Verdict) -> None:
+        """Remember a result for the files whose fingerprint is `digest`."""
+        self.data["results"][exercise.id] = {"fingerprint": digest, "passed": verdict.passed,
+                                             "reason": verdict.reason}
+
+    def result(self, exercise: Exercise) -> Verdict | None:
+        """The cached result if the files have not changed since; None when unknown."""
+        saved = self.data["results"].get(exercise.id)
+        if not saved or saved.get("fingerprint") != fingerprint(self.exercises_dir, exercise):
+            return None
+        return Verdict(bool(saved.get("passed")), saved.get("reason", ""))
+
+    def is_done(self, exercise: Exercise) -> bool:
+        known = self.result(exercise)
+        return known is not None and known.passed
+
+    def stale(self, exercises: tuple[Exercise, ...]) -> list[Exercise]:
+        """Exercises with no valid cached result: never checked, or changed since."""
+        return [e for e in exercises if self.result(e) is None]
+
+    def current(self, exercises: tuple[Exercise, ...]) -> Exercise | None:
+        """The first exercise in teaching order not seen passing in its present form."""
+        return next((e for e in exercises if not self.is_done(e)), None)
+
+    def done_count(self, exercises: tuple[Exercise, ...]) -> int:
+        return sum(self.is_done(e) for e in exercises)
+
+
+def percent(done: int, total: int) -> int:
+    """Rounded down, so 100% means every exercise."""
+    return 100 * done // total if total else 0

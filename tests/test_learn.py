@@ -1,0 +1,336 @@
+"""The learner's side: progress, hints, next, watch, reset, solution, and what pytest shows.
+
+Each test works in a small copy of the repository holding only the 01_purity
+exercises (its manifest lists just those), made a git repository so `reset`
+has originals. Commands that run checks start a JAX process each: those tests
+are marked slow and kept to a few runs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import REPO_ROOT
+from grader.cli import main
+from grader.manifest import load_manifest, select
+from grader.progress import STATE_NAME, Progress, Verdict, fingerprint, judge
+
+PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
+GLOBAL_CONFIG = "exercises/01_purity/global_config.py"  # purity-1, the first exercise
+
+
+def _manifest_text() -> str:
+    # JSON strings are valid TOML strings, so no TOML writer is needed.
+    blocks = []
+    for e in PURITY:
+        fields = {"id": e.id, "path": e.path, "topic": e.topic, "points": e.points,
+                  "concept": e.concept, "hints": list(e.hints)}
+        blocks.append("[[exercise]]\n" + "\n".join(f"{k} = {json.dumps(v)}" for k, v in fields.items()))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=katas", "-c", "user.email=katas@example.com",
+                    "-c", "init.defaultBranch=main", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git checkout of the katas with the purity topic only, as a learner clones it."""
+    root = tmp_path / "katas"
+    (root / "exercises").mkdir(parents=True)
+    for name in ("conftest.py", "pyproject.toml", ".gitignore"):
+        shutil.copyfile(REPO_ROOT / name, root / name)
+    for e in PURITY:
+        for rel in (f"exercises/{e.path}", f"exercises/{e.check_path}", f"solutions/{e.path}"):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(REPO_ROOT / rel, root / rel)
+    (root / "exercises" / "manifest.toml").write_text(_manifest_text(), encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "katas")
+    return root
+
+
+def solve(repo: Path, exercise_path: str) -> None:
+    """Put the reference solution where the learner's file is."""
+    shutil.copyfile(repo / "solutions" / exercise_path, repo / "exercises" / exercise_path)
+
+
+def grader(repo: Path, *args: str) -> int:
+    return main([*args, "--repo", str(repo)])
+
+
+def run_pytest(repo: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "300"}  # wide enough that summary lines are not cut
+    return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# --- done-ness -------------------------------------------------------------------------
+
+
+def test_a_run_proves_done_only_when_every_check_ran_and_passed():
+    ok, bad = Verdict(True), Verdict(False, "boom")
+    assert judge(["a", "b"], {"a": ok, "b": ok}, whole=True) == ok
+    assert judge(["a", "b"], {"a": ok, "b": bad}, whole=True) == bad
+    assert judge(["a", "b"], {"a": ok}, whole=True) is None  # stopped early (-x, Ctrl-C)
+    assert judge(["a"], {"a": ok}, whole=False) is None  # `file::check` or -k picked some checks
+    assert judge(["a"], {"a": bad}, whole=False) == bad  # one failure proves it anyway
+
+
+def test_cached_results_last_until_the_file_or_its_checks_change(repo):
+    exercise = PURITY[0]
+    progress = Progress(repo)
+    progress.record(exercise, fingerprint(repo / "exercises", exercise), Verdict(True))
+    progress.save()
+    assert Progress(repo).is_done(exercise)
+    (repo / GLOBAL_CONFIG).write_text((repo / GLOBAL_CONFIG).read_text() + "\n# edited\n")
+    assert Progress(repo).result(exercise) is None
+    assert Progress(repo).current(PURITY) == exercise
+
+
+# --- hint ------------------------------------------------------------------------------
+
+
+def test_hint_shows_one_more_hint_each_time_and_remembers(repo, capsys):
+    hints = PURITY[0].hints
+    for shown in (1, 2, 3, 3):
+        assert grader(repo, "hint") == 0
+        out = capsys.readouterr().out
+        assert out.startswith("purity-1: exercises/01_purity/global_config.py")
+        assert f"hint {shown} of 3:" in out and f"hint {shown + 1} of 3" not in out
+        assert hints[shown - 1].split()[0] in out
+    assert "That was the last hint" in out and "grader solution purity-1" in out
+    assert json.loads((repo / STATE_NAME).read_text())["hints"] == {"purity-1": 3}
+
+    assert grader(repo, "hint", "purity-3") == 0  # a named exercise keeps its own count
+    assert "hint 1 of 3:" in capsys.readouterr().out
+    assert Progress(repo).hints_shown(PURITY[2]) == 1
+
+
+def test_unknown_exercise_gets_a_suggestion_and_exit_2(repo, capsys):
+    assert grader(repo, "hint", "purity-9") == 2
+    assert "no exercise 'purity-9'; did you mean" in capsys.readouterr().err
+    assert grader(repo, "solution", "purty-2") == 2
+    assert "did you mean 'purity-2'?" in capsys.readouterr().err
+
+
+def test_every_learner_command_has_help_with_an_example(capsys):
+    for command in ("progress", "next", "hint", "watch", "reset", "solution"):
+        with pytest.raises(SystemExit) as exited:
+            main([command, "--help"])
+        assert exited.value.code == 0
+        assert f"examples:\n  grader {command}" in capsys.readouterr().out
+
+
+# --- reset -----------------------------------------------------------------------------
+
+
+def test_reset_restores_the_stub_byte_for_byte(repo, capsys, monkeypatch):
+    stub = (repo / GLOBAL_CONFIG).read_bytes()
+    (repo / GLOBAL_CONFIG).write_text("my attempt\n")
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))  # the learner answers no
+    assert grader(repo, "reset", "purity-1") == 1
+    assert "Nothing changed" in capsys.readouterr().out
+    assert (repo / GLOBAL_CONFIG).read_text() == "my attempt\n"
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    assert grader(repo, "reset", "purity-1") == 0
+    assert (repo / GLOBAL_CONFIG).read_bytes() == stub
+    assert grader(repo, "reset", "purity-1", "--yes") == 0
+    assert "nothing to restore" in capsys.readouterr().out
+
+
+def test_reset_all_and_what_it_refuses(repo, tmp_path, capsys):
+    originals = {e.path: (repo / "exercises" / e.path).read_bytes() for e in PURITY}
+    for e in PURITY[:2]:
+        (repo / "exercises" / e.path).write_text("changed\n")
+    (repo / "exercises" / PURITY[3].path).unlink()
+    assert grader(repo, "reset", "--all", "--yes") == 0
+    assert {e.path: (repo / "exercises" / e.path).read_bytes() for e in PURITY} == originals
+    assert capsys.readouterr().out.count("restored ") == 3
+
+    assert grader(repo, "reset") == 2
+    assert "name one exercise" in capsys.readouterr().err
+    plain = tmp_path / "not-git"
+    shutil.copytree(repo, plain, ignore=shutil.ignore_patterns(".git"))
+    assert grader(plain, "reset", "purity-1", "--yes") == 2
+    assert "is not a git checkout" in capsys.readouterr().err
+
+
+# --- commands that run checks (one JAX process per run) ---------------------------------
+
+
+@pytest.mark.slow
+def test_next_shows_the_lessons_and_the_closing_summary(repo, capfd):
+    assert grader(repo, "next") == 1
+    out = capfd.readouterr().out
+    assert out.startswith("purity-1: exercises/01_purity/global_config.py")
+    assert "$ pytest -q exercises/01_purity/test_global_config.py" in out
+    assert "baked in the global's old value" in out  # the check's lesson
+    summary = out[out.index("katas: 0 of 4 exercises done (0%)"):]
+    assert "next: purity-1, exercises/01_purity/global_config.py" in summary
+    assert PURITY[0].concept in summary and "`grader hint` shows hint 1 of 3" in summary
+    assert Progress(repo).result(PURITY[0]).passed is False
+
+
+@pytest.mark.slow
+def test_progress_and_solution_unlocking(repo, capfd):
+    solve(repo, PURITY[0].path)
+    assert grader(repo, "progress") == 0
+    out = capfd.readouterr().out
+    assert "checking 4 exercises, new or changed since the last check" in out
+    assert "JAX Katas: 1 of 4 exercises done (25%)" in out
+    assert "  done       purity-1  exercises/01_purity/global_config.py" in out
+    assert "> current    purity-2  exercises/01_purity/no_mutation.py" in out
+    assert "  not done   purity-3" in out and "  not done   purity-4" in out
+
+    assert grader(repo, "solution", "purity-2") == 1  # cached as failing: refused without a run
+    out = capfd.readouterr().out
+    assert "checking" not in out and "does not pass yet" in out and "grader hint purity-2" in out
+    assert "def sgd_update" not in out
+
+    solve(repo, PURITY[1].path)
+    assert grader(repo, "solution", "purity-2") == 0  # changed: checked again, now passes
+    out = capfd.readouterr().out
+    assert "checking 1 exercise, new or changed" in out
+    assert (repo / "solutions" / PURITY[1].path).read_text().strip() in out
+
+    assert grader(repo, "progress", "--no-check") == 0
+    assert "2 of 4 exercises done (50%)" in capfd.readouterr().out
+
+
+@pytest.mark.slow
+def test_watch_reruns_on_save_and_moves_on_when_it_passes(repo):
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "watch", "--repo", str(repo), "--poll", "0.1", "--max-runs", "2"],
+        cwd=repo, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[tuple[float, str]] = []
+
+    def read() -> None:
+        for line in watcher.stdout:
+            lines.append((time.monotonic(), line))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def seen(text: str, limit: float) -> float:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            hit = [when for when, line in lines if text in line]
+            if hit:
+                return hit[0]
+            time.sleep(0.02)
+        watcher.kill()
+        pytest.fail(f"`grader watch` never printed {text!r}; it printed:\n{''.join(l for _, l in lines)}")
+
+    try:
+        seen("[watch] purity-1 not done yet", 120)
+        saved = time.monotonic()
+        solve(repo, PURITY[0].path)
+        assert seen("[watch] saved: re-running purity-1", 30) - saved < 2.0
+        seen("purity-1 passes! On to the next exercise. Next: purity-2.", 120)
+        assert watcher.wait(timeout=30) == 0
+    finally:
+        watcher.kill()
+        reader.join(timeout=5)
+    assert Progress(repo).is_done(PURITY[0])
+
+
+# --- what plain pytest shows --------------------------------------------------------------
+
+BRANCHING = '''import jax
+
+TEMPERATURE = 1.0
+
+
+def set_temperature(value):
+    global TEMPERATURE
+    TEMPERATURE = value
+
+
+@jax.jit
+def scaled_logits(logits):
+    if logits.sum() > 0:
+        return logits / TEMPERATURE
+    return logits
+'''
+
+ENDLESS_PYTHON = '''def damped_step(x, v):
+    while True:
+        pass
+'''
+
+ENDLESS_XLA = '''import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def sum_of_squares(values):
+    return lax.while_loop(lambda c: c > -1.0, lambda c: jnp.abs(c) + 1.0, jnp.sum(values ** 2))
+'''
+
+
+@pytest.mark.slow
+def test_failures_show_a_lesson_above_the_learners_own_frames(repo):
+    (repo / GLOBAL_CONFIG).write_text(BRANCHING)
+    (repo / "exercises/01_purity/debug_print.py").write_text(ENDLESS_PYTHON)
+    run = run_pytest(repo, "exercises/01_purity/test_global_config.py", "exercises/01_purity/test_debug_print.py",
+                     "--timeout", "1", "-rf")
+    out = run.stdout
+    assert run.returncode == 1, out
+    section = out[out.index("test_follows_temperature_changes ___"):]
+    lesson = "Python `if`/`while`/`and`/`or` was applied to a traced value (TracerBoolConversionError)"
+    assert section.split("\n")[1] == lesson
+    assert "Read: https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError" in section
+    start = section.index("\n\nexercises/")
+    trace = section[start:section.index("\n___", start)]
+    assert "exercises/01_purity/test_global_config.py:" in trace  # the check line that called it
+    assert "exercises/01_purity/global_config.py:13: in scaled_logits\n    if logits.sum() > 0:" in trace
+    assert "site-packages" not in out and "jax/_src" not in out and "grader/checks.py" not in out
+    assert "JAX has removed its internal frames" not in out
+    assert f"test_follows_temperature_changes - {lesson}" in out  # pytest's short summary line
+
+    assert "timed out after 1 s in purity-3" in out
+    assert "exercises/01_purity/debug_print.py:" in out and ": in damped_step" in out  # where it looped
+    assert "Stack of" not in out and "+++ Timeout +++" not in out  # no thread dump
+    assert "katas: 0 of 4 exercises done (0%)" in out
+
+
+@pytest.mark.slow
+def test_a_check_stuck_in_compiled_code_ends_the_run_with_a_lesson(repo):
+    (repo / "exercises/01_purity/loop_iterator.py").write_text(ENDLESS_XLA)
+    run = run_pytest(repo, "exercises/01_purity/test_loop_iterator.py", "--timeout", "1", timeout=60)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1
+    assert "timed out after 1 s in purity-4" in out and "stuck in compiled code" in out
+    assert "lax.while_loop whose condition never turns False" in out
+    assert "Stack of" not in out and "Traceback" not in out
+    assert Progress(repo).result(PURITY[3]).reason == "timed out after 1 s in purity-4"  # not re-run
+
+
+@pytest.mark.slow
+def test_the_summary_counts_only_whole_exercises_and_stays_quiet_for_other_targets(repo):
+    solve(repo, PURITY[0].path)
+    one_check = run_pytest(repo, "exercises/01_purity/test_global_config.py::test_follows_temperature_changes")
+    assert one_check.returncode == 0
+    assert "katas: 0 of 4 exercises done (0%)" in one_check.stdout  # one check of two proves nothing
+    assert Progress(repo).result(PURITY[0]) is None
+
+    reference = run_pytest(repo, "exercises/01_purity/test_global_config.py", "--target", "solutions")
+    assert reference.returncode == 0
+    assert "katas:" not in reference.stdout.replace("katas: checking", "")
+    assert not (repo / STATE_NAME).exists()
