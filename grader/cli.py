@@ -195,4 +195,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the package module, so `UsageProblem` raised elsewhere is the class main() catches.
+    from grader.cli import main as package_main
+
+    sys.exit(package_main())
