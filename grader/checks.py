@@ -495,7 +495,13 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
     per = devices_per_process or max(1, jax.device_count() // n_processes)
     key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest(), function, n_processes, per)
     if key not in _PROCESS_RUNS:
-        _PROCESS_RUNS[key] = _launch_processes(path, function, what, n_processes, per, timeout)
+        for _ in range(2):  # the free port can be taken between choosing it and binding it: retry once
+            _PROCESS_RUNS[key] = _launch_processes(path, function, what, n_processes, per, timeout)
+            if _PROCESS_RUNS[key][0] != "port taken":
+                break
+        if _PROCESS_RUNS[key][0] == "port taken":
+            _PROCESS_RUNS[key] = ("fail", f"{what}: the coordinator could not bind a free port twice "
+                                          f"({_PROCESS_RUNS[key][1]}): the machine is short of ports")
     kind, value = _PROCESS_RUNS[key]
     if kind == "todo":
         raise NotImplementedError(value)
@@ -559,6 +565,9 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
             crashes.append(_last_error_line(logs[i].read()))
             logs[i].close()
 
+    taken = [line for line in crashes if "already in use" in line.lower() or "failed to add port" in line.lower()]
+    if taken:
+        return "port taken", taken[0]
     for report in reports:
         if report and not report["ok"] and report["error"] == "NotImplementedError":
             return "todo", report["message"]
