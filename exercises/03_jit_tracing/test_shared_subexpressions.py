@@ -20,13 +20,6 @@ def _primitives(exercise):
     return checks.jaxpr_primitives(exercise.score, X1, X2)
 
 
-def test_same_values(exercise):
-    checks.assert_close(exercise.score(X1, X2), _expected(X1, X2), rtol=1e-5, atol=1e-5,
-                        what="score(x1, x2)")
-    checks.assert_close(jax.jit(exercise.score)(X1, X2), _expected(X1, X2), rtol=1e-5, atol=1e-5,
-                        what="jax.jit(score)(x1, x2)")
-
-
 def test_shared_pieces_traced_once(exercise):
     prims = _primitives(exercise)
     for name, piece in [("div", "x1 / x2"), ("exp", "jnp.exp(x2)")]:
@@ -37,10 +30,15 @@ def test_shared_pieces_traced_once(exercise):
                         f"Primitives: {prims}. See {checks.DOCS}/jaxpr.html")
 
 
-def test_jaxpr_is_smaller(exercise):
+def test_jaxpr_is_smaller_with_the_same_values(exercise):
     size = len([p for p in _primitives(exercise) if p not in CALLS])
     if size >= ORIGINAL_SIZE:
         checks.fail(f"score traces to {size} equations (a jit wrapper not counted), as many as the "
                     f"repeated original ({ORIGINAL_SIZE}) or more. Reuse the shared pieces (x1 / x2, "
                     f"exp(x2), and their difference) so the program shrinks; wrapping it in jax.jit "
                     f"leaves the traced body as it was.")
+    # A smaller program only counts if the rewrite still computes the same score.
+    checks.assert_close(exercise.score(X1, X2), _expected(X1, X2), rtol=1e-5, atol=1e-5,
+                        what="score(x1, x2)")
+    checks.assert_close(jax.jit(exercise.score)(X1, X2), _expected(X1, X2), rtol=1e-5, atol=1e-5,
+                        what="jax.jit(score)(x1, x2)")

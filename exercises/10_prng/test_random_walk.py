@@ -11,8 +11,8 @@ def _moves(positions):
     return np.diff(np.concatenate([[0], positions]))
 
 
-def test_steps_are_not_all_the_same(exercise):
-    # Reuse checker off here, to show the symptom itself.
+def test_steps_vary_inside_one_loop(exercise):
+    # Reuse checker off here, to show the symptom itself; then the loop must stay one loop.
     moves = _moves(exercise.random_walk(jax.random.key(0), 100))
     if len(np.unique(moves)) < 2:
         checks.fail(f"every one of 100 steps moved by {moves[0]}: the walk is a straight line. "
@@ -20,6 +20,10 @@ def test_steps_are_not_all_the_same(exercise):
                     f"it draws the same number every step. Carry the key in the scan state, "
                     f"(position, key): split it each step, draw with one half, pass the other on. "
                     f"See {checks.DOCS}/random-numbers.html")
+    sizes = {n: checks.jaxpr_size(lambda k, n=n: exercise.random_walk(k, n), jax.random.key(0))
+             for n in (10, 200)}
+    checks.assert_not_unrolled(sizes, what="random_walk(key, n_steps)",
+                               hint="Keep the lax.scan; carry the key in it.")
 
 
 def test_uses_each_key_once(exercise):
@@ -54,9 +58,3 @@ def test_walk_is_a_function_of_the_key(exercise):
         checks.fail("random_walk gave the same walk for key(3) and key(4): it ignores its key "
                     "argument. Start the scan's carry from the key you are given.")
 
-
-def test_stays_one_loop(exercise):
-    sizes = {n: checks.jaxpr_size(lambda k, n=n: exercise.random_walk(k, n), jax.random.key(0))
-             for n in (10, 200)}
-    checks.assert_not_unrolled(sizes, what="random_walk(key, n_steps)",
-                               hint="Keep the lax.scan; carry the key in it.")

@@ -23,42 +23,35 @@ def _inputs():
     return jax.tree.map(jnp.asarray, PARAMS), jnp.asarray(X), jnp.asarray(Y)
 
 
-def _grads(exercise):
-    grads = jax.grad(exercise.finetune_loss)(*_inputs())
+def _assert_trains_only_the_head(loss, grads, *, what, hint=""):
+    """The backbone's gradient is zero (the lesson, checked first), the head's is the usual one,
+    and the loss value is the plain one."""
     if jax.tree.structure(grads) != jax.tree.structure(PARAMS):
-        checks.fail(f"jax.grad(finetune_loss) returned structure {jax.tree.structure(grads)}; "
+        checks.fail(f"{what} returned gradients with structure {jax.tree.structure(grads)}; "
                     f"expected that of params, {jax.tree.structure(PARAMS)}.")
-    return grads
-
-
-def test_backbone_gets_no_gradient(exercise):
-    grads = _grads(exercise)
     size = float(np.abs(np.asarray(grads["backbone"]["w"])).max())
     if size != 0.0:
-        checks.fail(f"jax.grad(finetune_loss) gives the backbone weights a gradient (largest entry "
+        checks.fail(f"{what} gives the backbone weights a gradient (largest entry "
                     f"{size:.3g}), so training would change them. A copy (jnp.copy, jnp.array) is "
                     f"differentiable like any other operation. Wrap the backbone's output (or its "
                     f"params) in jax.lax.stop_gradient: same value forward, zero gradient back. "
                     f"See {checks.DOCS}/_autosummary/jax.lax.stop_gradient.html")
-
-
-def test_head_still_learns(exercise):
-    checks.assert_close(_grads(exercise)["head"], HEAD_GRADS, what="jax.grad(finetune_loss)(...)['head']",
+    checks.assert_close(grads["head"], HEAD_GRADS, what=f"{what}: the head's gradient",
                         rtol=1e-4, atol=1e-5,
                         hint="Only the backbone is frozen: stop the gradient at the features, not at "
-                             "the loss or the head.")
-
-
-def test_loss_value_is_unchanged(exercise):
-    checks.assert_close(exercise.finetune_loss(*_inputs()), LOSS, what="finetune_loss(params, x, y)",
-                        rtol=1e-5, atol=1e-6,
+                             f"the loss or the head. {hint}".strip())
+    checks.assert_close(loss, LOSS, what=f"{what}: the loss value", rtol=1e-5, atol=1e-6,
                         hint="stop_gradient changes nothing in the forward pass; the loss must be the "
                              "plain mean squared error of head(backbone(x)).")
 
 
-def test_works_under_jit(exercise):
-    grads = jax.jit(jax.grad(exercise.finetune_loss))(*_inputs())
-    checks.assert_close(grads["head"], HEAD_GRADS, what="jax.jit(jax.grad(finetune_loss))(...)['head']",
-                        rtol=1e-4, atol=1e-5,
-                        hint="Freeze with a JAX operation (jax.lax.stop_gradient); NumPy cannot see "
-                             "traced values.")
+def test_trains_only_the_head_at_the_same_loss(exercise):
+    loss, grads = jax.value_and_grad(exercise.finetune_loss)(*_inputs())
+    _assert_trains_only_the_head(loss, grads, what="jax.value_and_grad(finetune_loss)")
+
+
+def test_trains_only_the_head_under_jit(exercise):
+    loss, grads = jax.jit(jax.value_and_grad(exercise.finetune_loss))(*_inputs())
+    _assert_trains_only_the_head(loss, grads, what="jax.jit(jax.value_and_grad(finetune_loss))",
+                                 hint="Freeze with a JAX operation (jax.lax.stop_gradient); NumPy "
+                                      "cannot see traced values.")

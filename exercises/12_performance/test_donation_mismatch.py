@@ -28,20 +28,18 @@ def test_average_buffer_is_donated(exercise):
                     f"bfloat16 again (e.g. .astype(average.dtype)). See {FAQ}")
 
 
-def test_average_stays_bfloat16(exercise):
-    average = jnp.ones(SHAPE, dtype=jnp.bfloat16)
-    out = exercise.ema_update(average, jnp.asarray(_batches(1)[0]), DECAY)
-    checks.assert_shape_dtype(out, SHAPE, jnp.bfloat16, what="ema_update(bfloat16 average, float32 x, decay)",
-                              hint="The running average is kept in bfloat16: return it in the dtype it came "
-                                   "in (average.dtype), which is also what lets it reuse the donated buffer.")
-
-
-def test_running_average_values(exercise):
+def test_running_average_stays_bfloat16_with_the_right_values(exercise):
+    # The dtype after every step first (the bug), then the values after them all.
     batches = _batches()
     average = jnp.zeros(SHAPE, dtype=jnp.bfloat16)
     want = np.zeros(SHAPE)
-    for x in batches:
+    for step, x in enumerate(batches, 1):
         average = exercise.ema_update(average, jnp.asarray(x), DECAY)  # rebinding: the old one is donated
+        checks.assert_shape_dtype(average, SHAPE, jnp.bfloat16,
+                                  what=f"ema_update(bfloat16 average, float32 x, decay) at step {step}",
+                                  hint="The running average is kept in bfloat16: return it in the dtype it "
+                                       "came in (average.dtype), which is also what lets it reuse the "
+                                       "donated buffer.")
         want = DECAY * want + (1 - DECAY) * x
     checks.assert_close(np.asarray(average, dtype=np.float32), want, rtol=2e-2, atol=2e-2,
                         what=f"{len(batches)} ema_update steps from zeros",
