@@ -48,14 +48,12 @@ class Submission:
 
 
 def find_submissions(folder: Path) -> list[Submission]:
-    found = []
-    for entry in sorted(folder.iterdir()):
-        if entry.name.startswith("."):
-            continue
-        name = entry.name.removesuffix(".zip").removesuffix(".git") if entry.is_file() or _is_bare_repo(entry) \
-            else entry.name
-        found.append(Submission(name, entry))
-    return found
+    """One per entry, named after it (`alice`, `alice.zip`, `alice.git` -> alice); entries whose
+    names would collide keep their full names, so no student's result overwrites another's."""
+    entries = [e for e in sorted(folder.iterdir()) if not e.name.startswith(".")]
+    short = {e: e.name.removesuffix(".zip").removesuffix(".git") for e in entries}
+    taken = [short[e] for e in entries]
+    return [Submission(short[e] if taken.count(short[e]) == 1 else e.name, e) for e in entries]
 
 
 def _is_bare_repo(path: Path) -> bool:
@@ -115,7 +113,7 @@ def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fin
                     limits: Limits) -> str:
     """Changes when the submission, the checks or the limits change; computed before unpacking,
     so even a submission that cannot be graded is not tried again while it stays the same."""
-    digest = hashlib.sha256(f"{fingerprint}{limits}".encode())
+    digest = hashlib.sha256(f"{fingerprint}{limits}{[e.id for e in exercises]}".encode())
     path = submission.path
     if _is_bare_repo(path):
         head = subprocess.run(["git", "--git-dir", str(path), "rev-parse", "HEAD"], capture_output=True)
@@ -146,7 +144,10 @@ def write_atomically(path: Path, text: str) -> None:
 def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,
               previous: dict | None, regrade: bool, user: str | None) -> tuple[dict, bool]:
     """The student's result record, and whether it was reused from the last run."""
-    digest = submission_hash(submission, exercises, fingerprint, limits)
+    try:
+        digest = submission_hash(submission, exercises, fingerprint, limits)
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:  # unreadable, a link loop...
+        digest = f"unreadable: {error}"
     if previous and not regrade and previous.get("submission_hash") == digest:
         return previous, True
     with tempfile.TemporaryDirectory(prefix="katas-batch-") as scratch:
@@ -157,8 +158,9 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
             report = grade(files, label=submission.name, only=exercises, limits=limits, user=user)
             record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
-        except Ungradable as problem:
-            record = {"student": submission.name, "submission_hash": digest, "error": str(problem),
+        except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
+            why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
+            record = {"student": submission.name, "submission_hash": digest, "error": why,
                       "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
     record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     return record, False
@@ -192,7 +194,7 @@ def _csv(rows: list[list]) -> str:
     return out.getvalue()
 
 
-class Progress:
+class ProgressLine:
     """One status line on stderr: a bar, counts and an ETA (plain lines when not a terminal)."""
 
     def __init__(self, total: int) -> None:
@@ -236,16 +238,21 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
                 records[submission.name] = json.loads(saved.read_text(encoding="utf-8"))
             except json.JSONDecodeError:
                 pass  # a file from an older, interrupted writer: grade again
-    progress = Progress(len(submissions))
+    progress = ProgressLine(len(submissions))
     lock = threading.Lock()
+
+    def write_tables() -> list[dict]:
+        """Rebuild both tables from every result so far (only students still in the folder)."""
+        current = [records[s.name] for s in submissions if s.name in records]
+        write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
+        write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+        return current
 
     def save(name: str, record: dict) -> None:
         with lock:
             records[name] = record
             write_atomically(students / f"{name}.json", json.dumps(record, indent=2) + "\n")
-            current = [records[s.name] for s in submissions if s.name in records]
-            write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
-            write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+            write_tables()
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, records.get(s.name), regrade, user): s
@@ -259,9 +266,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     progress.finish()
     if not submissions:
         print(f"grader: no submissions in {folder}", file=sys.stderr)
-    current = [records[s.name] for s in submissions if s.name in records]
-    write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
-    write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+    current = write_tables()
     summary = summary_rows(current, exercises)
     width = max(len(row[0]) for row in summary)
     print("\n".join(f"{row[0]:<{width}}  {row[3]:>9}  ({row[1]}/{row[2]})" if i else

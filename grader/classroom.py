@@ -29,7 +29,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.limits import Limits
-from grader.manifest import Exercise, ManifestError, load_manifest, select
+from grader.manifest import Exercise, load_manifest
 from grader.solutions import PACK_NAME, pack
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -327,28 +327,21 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
 
 
 def _selection(only: str | None, exercises: tuple[Exercise, ...]) -> tuple[Exercise, ...] | None:
-    if not only:
-        return None
-    try:
-        return select(exercises, only)
-    except ManifestError as error:
-        raise _usage(str(error)) from None
+    from grader.cli import choose
+
+    return choose(exercises, only) if only else None
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--only", metavar="IDS",
-                        help="grade only these exercises: ids, topics or topic folders, comma-separated "
-                             "(an assignment that covers part of the course)")
-    parser.add_argument("--timeout", type=int, default=Limits.check_seconds, metavar="S",
-                        help="time limit per check, seconds (default %(default)s)")
-    parser.add_argument("--submission-timeout", type=int, default=Limits.submission_seconds, metavar="S",
-                        help="time limit for all of one submission's checks (default %(default)s)")
+    from grader.cli import add_limit_options
+
+    add_limit_options(parser)
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    if args.timeout <= 0 or args.submission_timeout <= 0:
-        raise _usage("time limits must be positive")
-    return Limits(check_seconds=args.timeout, submission_seconds=args.submission_timeout)
+    from grader.cli import limits_from
+
+    return limits_from(args)
 
 
 def _release_parser(commands) -> None:

@@ -27,15 +27,18 @@ def _exercises_dir() -> Path:
     return folder
 
 
-def selected(only: str | None):
-    """The manifest's exercises, or those `--only` names."""
-    exercises = load_manifest(_exercises_dir())
-    if not only:
-        return exercises
+def choose(exercises, only: str):
+    """The exercises `--only` names, or a UsageProblem that suggests the closest id."""
     try:
         return select(exercises, only)
     except ManifestError as error:
         raise UsageProblem(str(error)) from None
+
+
+def selected(only: str | None):
+    """The manifest's exercises, or those `--only` names."""
+    exercises = load_manifest(_exercises_dir())
+    return choose(exercises, only) if only else exercises
 
 
 def _example(parser: argparse.ArgumentParser, *lines: str) -> None:
@@ -43,14 +46,19 @@ def _example(parser: argparse.ArgumentParser, *lines: str) -> None:
     parser.epilog = "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def add_grading_options(parser: argparse.ArgumentParser) -> None:
-    """Options shared by `grade` and `batch`."""
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What to grade and for how long: shared by every command that grades or sets grading up."""
     parser.add_argument("--only", metavar="IDS",
                         help="grade only these exercises: ids, topics or topic folders, comma-separated")
     parser.add_argument("--timeout", type=int, default=Limits.check_seconds, metavar="S",
                         help="time limit per check, seconds (default %(default)s)")
     parser.add_argument("--submission-timeout", type=int, default=Limits.submission_seconds, metavar="S",
                         help="time limit for all of one submission's checks (default %(default)s)")
+
+
+def add_grading_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `grade` and `batch`."""
+    add_limit_options(parser)
     parser.add_argument("--memory", type=int, default=Limits.memory_bytes // MIB, metavar="MIB",
                         help="address-space limit per check process, MiB (default %(default)s)")
     parser.add_argument("--sandbox-user", metavar="USER",
@@ -58,8 +66,13 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
+    memory = getattr(args, "memory", Limits.memory_bytes // MIB)
+    for option, value in (("--timeout", args.timeout), ("--submission-timeout", args.submission_timeout),
+                          ("--memory", memory)):
+        if value <= 0:
+            raise UsageProblem(f"{option} must be positive, not {value}")
     return Limits(check_seconds=args.timeout, submission_seconds=args.submission_timeout,
-                  memory_bytes=args.memory * MIB)
+                  memory_bytes=memory * MIB)
 
 
 def sandbox_user(args: argparse.Namespace) -> str | None:
@@ -112,14 +125,14 @@ def grade_command(args: argparse.Namespace) -> int:
 
     from grader import reports
     from grader.grading import grade
-    from grader.plugin import resolve_target
+    from grader.plugin import cache_home, resolve_target
 
     exercises = selected(args.only)
     target = resolve_target(args.path, REPO_ROOT)
     if not target.is_dir():
         raise UsageProblem(f"{args.path} is not a folder")
     own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") if own else None
+    cache = cache_home() if own else None
     report = grade(target, label=args.path, only=exercises, limits=limits_from(args),
                    shared_cache=cache, user=sandbox_user(args))
     print(reports.table(report))
@@ -135,7 +148,7 @@ def grade_command(args: argparse.Namespace) -> int:
     if args.classroom and os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as out:
             out.write(f"result={reports.classroom_output(report)}\n")
-    return 0
+    return 2 if report.error else 0  # the reports are written either way: a 0 score with the reason
 
 
 def _batch_parser(commands) -> None:

@@ -19,7 +19,7 @@ from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
 from grader.runner import CheckResult, run_checks
 from grader.scan import Flag, scan_files, scan_planted
-from grader.workspace import build_workspace
+from grader.workspace import Workspace, build_workspace, lay_out
 
 
 @dataclass
@@ -95,17 +95,17 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
     with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
         workspace, copied = build_workspace(Path(scratch) / "ws", repo, exercises, source)
         if user is not None:
-            _hand_over(Path(scratch), user)
+            _hand_over(workspace, user)
         flags = scan_files(workspace.submission, copied.files)
         paths = [f"exercises/{e.check_path}" for e in exercises]
         paths += [f"exercises/{e.hidden_check_path}" for e in exercises
                   if (workspace.root / "exercises" / e.hidden_check_path).is_file()]
-        run = run_checks(workspace, paths, limits, env=workspace.env(shared_cache), user=user)
+        run = run_checks(workspace, paths, limits, env=workspace.env(shared_cache), user=user,
+                         restore=lambda: lay_out(workspace, repo, exercises, source))
     report.forged_results = run.forged
     if source is not None and source.is_dir():
-        known = {e.check_path for e in load_manifest(repo / "exercises")} | \
-            {e.hidden_check_path for e in load_manifest(repo / "exercises")}
-        report.planted = scan_planted(source, known)
+        every = load_manifest(repo / "exercises")
+        report.planted = scan_planted(source, {e.check_path for e in every} | {e.hidden_check_path for e in every})
     report.error = run.error
     for entry in exercises:
         checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in run.for_exercise(entry.id)]
@@ -129,11 +129,13 @@ def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error:
     return ExerciseGrade(entry, checks, entry.points, "", flags)
 
 
-def _hand_over(folder: Path, user: str) -> None:
-    """Give the workspace to the sandbox user, who must be able to read and write it."""
+def _hand_over(workspace: Workspace, user: str) -> None:
+    """Let the sandbox user read the workspace and write only its home, tmp and cache."""
     import os
     import pwd
 
     record = pwd.getpwnam(user)
-    for path in [folder, *folder.rglob("*")]:
-        os.chown(path, record.pw_uid, record.pw_gid, follow_symlinks=False)
+    for folder in (workspace.root.parent, workspace.root):
+        os.chmod(folder, 0o755)  # temporary folders start private to their owner
+    for name in ("home", "tmp", "cache"):
+        os.chown(workspace.root / name, record.pw_uid, record.pw_gid)

@@ -27,7 +27,6 @@ import signal
 import sys
 import textwrap
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,10 +59,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # --- JAX set-up ---------------------------------------------------------------------
 
 
+def cache_home() -> Path:
+    """The user's cache base (XDG_CACHE_HOME, else ~/.cache); the grader hands it to trusted runs."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
 def cache_dir() -> Path:
     """Per-user folder for JAX's persistent compilation cache."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "jax-katas" / "xla"
+    return cache_home() / "jax-katas" / "xla"
 
 
 def configure_jax() -> str:
@@ -654,8 +657,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
                 "skipped" if report.skipped else "failed")
             outcomes["error"] = getattr(report, "kata_error", "")
     if report.when == "teardown":
-        _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid),
-                         "time": time.time()})
+        _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)})
 
 
 _pending: dict[str, dict[str, Any]] = {}  # nodeid -> outcome so far, until teardown

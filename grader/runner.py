@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from grader.limits import Limits
@@ -63,7 +64,7 @@ def sign(key: bytes, payload: str) -> str:
 
 
 def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
-    return [*limits.launcher(), sys.executable, "-I", "-m", "pytest",
+    return [*limits.launcher(), sys.executable, "-I", "-B", "-m", "pytest",
             "-c", str(workspace.config), "--rootdir", str(workspace.root),
             "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
             "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
@@ -71,13 +72,15 @@ def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> lis
 
 
 def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
-               env: dict[str, str] | None = None, user: str | None = None) -> RunResult:
+               env: dict[str, str] | None = None, user: str | None = None,
+               restore: Callable[[], object] = lambda: None) -> RunResult:
     """Run the checks in `paths` (relative to the workspace); every collected check ends with a result.
 
     The first child's signed list of collected checks, sent before any
     submission code is imported, is the list of expected checks. A check that
     never reports (the child hung, crashed or exited first) is failed with the
-    reason; the remaining checks run in a fresh child.
+    reason; the remaining checks run in a fresh child. `restore` runs before
+    each such restart, to undo whatever the crashed child changed in the workspace.
     """
     result = RunResult()
     deadline = time.monotonic() + limits.submission_seconds
@@ -90,7 +93,8 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
         if not result.collected:
             result.collected = next((r["checks"] for r in records if r["event"] == "collected"), [])
             if not result.collected:
-                result.error = f"the checks could not be collected ({exit_note})"
+                tail = [line for line in output.splitlines() if line.strip()][-3:]
+                result.error = f"the checks could not be collected ({exit_note}): {' | '.join(tail)[-300:]}"
                 return result
         expected = [c["nodeid"] for c in result.collected]
         settled = len(result.checks)
@@ -122,6 +126,7 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
         if len(result.checks) == settled:  # no progress: the child fails before reaching any check
             why = f"did not report a result ({exit_note})"
             break
+        restore()
     for nodeid in args:
         result.checks[nodeid] = CheckResult(nodeid, "failed", why, "NoResult")
     return result
@@ -142,10 +147,15 @@ class _Child:
         handshake_read, handshake_write = os.pipe()
         command = [arg.replace("{handshake_fd}", str(handshake_read)) for arg in self.command]
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
-            process = subprocess.Popen(
-                command, cwd=self.workspace.root, env=self.env, stdin=subprocess.DEVNULL,
-                stdout=log, stderr=subprocess.STDOUT, pass_fds=(results_write, handshake_read),
-                start_new_session=True, user=self.user, group=self._group())
+            try:
+                process = subprocess.Popen(
+                    command, cwd=self.workspace.root, env=self.env, stdin=subprocess.DEVNULL,
+                    stdout=log, stderr=subprocess.STDOUT, pass_fds=(results_write, handshake_read),
+                    start_new_session=True, user=self.user, group=self._group())
+            except BaseException:
+                for fd in (results_read, results_write, handshake_read, handshake_write):
+                    os.close(fd)
+                raise
             os.close(results_write)  # the child holds the only write end: EOF when it exits
             os.close(handshake_read)
             reader = threading.Thread(target=self._read, args=(results_read,), daemon=True)
@@ -157,9 +167,10 @@ class _Child:
                 except BrokenPipeError:
                     pass  # the child died at once; _watch reports how
             records, note = self._watch(process, limits, deadline)
+            _kill(process)  # whatever the child left running in its process group goes too
             reader.join(timeout=5)
             while not self.records.empty():
-                records.append(self.records.get()[1])
+                records.append(self.records.get())
             log.seek(0)
             return records, note or _exit_note(process.returncode), log.read()
 
@@ -180,7 +191,7 @@ class _Child:
                     self.forged += 1
                     continue
                 if hmac.compare_digest(mac, sign(self.key, json.dumps(record, sort_keys=True))):
-                    self.records.put((time.monotonic(), record))
+                    self.records.put(record)
                 else:
                     self.forged += 1
 
@@ -191,7 +202,7 @@ class _Child:
         check_limit = limits.check_seconds + limits.hang_grace
         while True:
             try:
-                _, record = self.records.get(timeout=0.2)
+                record = self.records.get(timeout=0.2)
                 records.append(record)
                 check_started = time.monotonic() if record["event"] == "start" else None
                 continue
@@ -211,8 +222,8 @@ class _Child:
 def _kill(process: subprocess.Popen) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is gone already
     process.wait()
 
 

@@ -24,25 +24,34 @@ MODULES = {
     "shutil": "copies or deletes files", "threading": "runs code on the side",
     "jax.monitoring": "can fake JAX's compile events", "jax._src": "reaches into JAX internals",
 }
-# Attributes flagged wherever they appear (module.attr), with the reason.
-ATTRIBUTES = {
-    ("os", "_exit"): "exits the process", ("sys", "exit"): "exits the process",
-    ("os", "system"): "runs a shell command", ("os", "popen"): "runs a shell command",
-    ("os", "kill"): "sends signals", ("os", "fork"): "starts processes",
-    ("os", "remove"): "deletes files", ("os", "unlink"): "deletes files",
-    ("os", "write"): "writes to a raw file descriptor", ("os", "dup2"): "redirects file descriptors",
-    ("os", "close"): "closes file descriptors", ("os", "open"): "opens raw file descriptors",
-    ("sys", "modules"): "can reach the grader's modules", ("sys", "_getframe"): "walks frames",
-    ("sys", "settrace"): "traces the checks", ("sys", "setprofile"): "traces the checks",
-    ("config", "update"): "changes JAX's configuration",
+# Names reached through a module, as dotted paths after resolving import aliases
+# (`import sys as s; s.modules` is `sys.modules`), with the reason.
+NAMES = {
+    "os._exit": "exits the process", "os.abort": "exits the process", "sys.exit": "exits the process",
+    "os.system": "runs a shell command", "os.popen": "runs a shell command",
+    "os.kill": "sends signals", "os.killpg": "sends signals", "os.fork": "starts processes",
+    "os.setsid": "escapes the grader's process group",
+    "os.remove": "deletes files", "os.unlink": "deletes files", "os.rmdir": "deletes files",
+    "os.rename": "moves files", "os.replace": "moves files", "os.chmod": "changes file permissions",
+    "os.write": "writes to a raw file descriptor", "os.dup2": "redirects file descriptors",
+    "os.close": "closes file descriptors", "os.open": "opens raw file descriptors",
+    "sys.modules": "can reach the grader's modules", "sys._getframe": "walks frames",
+    "sys.settrace": "traces the checks", "sys.setprofile": "traces the checks",
+    "jax.config": "changes JAX's configuration",
+    "jax.monitoring": MODULES["jax.monitoring"], "jax._src": MODULES["jax._src"],
 }
-ATTRIBUTE_PREFIXES = {"exec": "replaces the process", "spawn": "starts processes"}  # os.execv, os.spawnl...
-DUNDERS = {"__subclasses__", "__globals__", "__code__", "__builtins__", "f_back", "f_globals",
-           "f_locals", "gi_frame", "tb_frame"}
+NAME_PREFIXES = {"os.exec": "replaces the process", "os.spawn": "starts processes",
+                 "os.posix_spawn": "starts processes"}
+METHODS = {"write_text": "writes files", "write_bytes": "writes files", "symlink_to": "creates links",
+           "unlink": "deletes files", "rmdir": "deletes files"}
+DUNDERS = {"__subclasses__", "__globals__", "__code__", "__builtins__", "__dict__", "f_back",
+           "f_globals", "f_locals", "gi_frame", "tb_frame"}
 CALLS = {"exit": "exits the process", "quit": "exits the process", "eval": "runs code from strings",
          "exec": "runs code from strings", "compile": "compiles code from strings",
          "__import__": "imports modules by computed names", "open": "opens files",
-         "breakpoint": "stops for a debugger", "globals": "can rewrite module state by name"}
+         "breakpoint": "stops for a debugger", "globals": "can rewrite module state by name",
+         "vars": "can rewrite module state by name"}
+BY_NAME = {"getattr", "setattr", "delattr"}
 WORKFLOW_COMMANDS = ("::error", "::warning", "::notice", "::set-output", "::add-mask",
                      "::stop-commands", "::group", "::debug")
 
@@ -62,65 +71,79 @@ class _Scanner(ast.NodeVisitor):
     def __init__(self, path: str, lines: list[str]) -> None:
         self.path, self.lines = path, lines
         self.flags: list[Flag] = []
-        self.modules: set[str] = set()  # local names bound to imported modules
+        self.imported: dict[str, str] = {}  # local name -> what it was imported as (dotted)
 
     def flag(self, node: ast.AST, reason: str) -> None:
         line = getattr(node, "lineno", 0)
         code = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
         self.flags.append(Flag(self.path, line, code[:160], reason))
 
-    def _check_module(self, node: ast.AST, name: str) -> None:
+    def resolve(self, node: ast.AST) -> str | None:
+        """The dotted name an expression stands for, through import aliases; None if not imported."""
+        if isinstance(node, ast.Name):
+            return self.imported.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def check_name(self, node: ast.AST, dotted: str) -> None:
         for banned, why in MODULES.items():
-            if name == banned or name.startswith(banned + "."):
-                self.flag(node, f"{why} (import {name})")
+            if dotted == banned or dotted.startswith(banned + "."):
+                self.flag(node, f"{why} ({dotted})")
+                return
+        for name, why in NAMES.items():
+            if dotted == name or dotted.startswith(name + "."):
+                self.flag(node, f"{why} ({dotted})")
+                return
+        for prefix, why in NAME_PREFIXES.items():
+            if dotted.startswith(prefix):
+                self.flag(node, f"{why} ({dotted})")
+                return
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self._check_module(node, alias.name)
-            self.modules.add(alias.asname or alias.name.split(".")[0])
-        self.generic_visit(node)
+            self.check_name(node, alias.name)
+            if alias.asname:
+                self.imported[alias.asname] = alias.name
+            else:
+                root = alias.name.split(".")[0]
+                self.imported[root] = root
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        module = node.module or ""
-        self._check_module(node, module)
+        module = "." * node.level + (node.module or "")
         for alias in node.names:
-            self._check_module(node, f"{module}.{alias.name}")
-            self.modules.add(alias.asname or alias.name)
-            if (module, alias.name) in ATTRIBUTES:
-                self.flag(node, ATTRIBUTES[(module, alias.name)])
-        self.generic_visit(node)
+            dotted = f"{module}.{alias.name}" if module else alias.name
+            self.check_name(node, dotted)
+            self.imported[alias.asname or alias.name] = dotted
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        base = node.value.id if isinstance(node.value, ast.Name) else \
-            node.value.attr if isinstance(node.value, ast.Attribute) else None
-        if (base, node.attr) in ATTRIBUTES:
-            self.flag(node, ATTRIBUTES[(base, node.attr)])
-        elif base == "os" and any(node.attr.startswith(p) for p in ATTRIBUTE_PREFIXES):
-            self.flag(node, next(w for p, w in ATTRIBUTE_PREFIXES.items() if node.attr.startswith(p)))
-        elif node.attr in DUNDERS:
+        dotted = self.resolve(node)
+        if dotted and not isinstance(node.ctx, ast.Store):
+            self.check_name(node, dotted)
+        if node.attr in DUNDERS:
             self.flag(node, f"reaches into interpreter internals ({node.attr})")
-        elif node.attr == "monitoring" and base == "jax":
-            self.flag(node, MODULES["jax.monitoring"])
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in DUNDERS:
             self.flag(node, f"reaches into interpreter internals ({node.id})")
-        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        if isinstance(func, ast.Name) and func.id in CALLS:
+        if isinstance(func, ast.Name) and func.id in CALLS and func.id not in self.imported:
             self.flag(node, CALLS[func.id])
-        if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
-            target = node.args[0]
-            if isinstance(target, (ast.Name, ast.Attribute)) and _root(target) in self.modules:
-                self.flag(node, f"patches a module with {func.id}")
+        if isinstance(func, ast.Name) and func.id in BY_NAME and node.args:
+            target = self.resolve(node.args[0])
+            if target is not None:
+                self.flag(node, f"reaches {target}'s attributes by name ({func.id})")
+        if isinstance(func, ast.Attribute) and func.attr in METHODS and self.resolve(func) is None:
+            self.flag(node, METHODS[func.attr])
         self.generic_visit(node)
 
     def _check_targets(self, targets: list[ast.AST]) -> None:
         for target in targets:
-            if isinstance(target, ast.Attribute) and _root(target) in self.modules:
+            if isinstance(target, ast.Attribute) and self.resolve(target.value) is not None:
                 self.flag(target, f"monkeypatches {ast.unparse(target)}")
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -138,13 +161,6 @@ class _Scanner(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and any(c in node.value for c in WORKFLOW_COMMANDS):
             self.flag(node, "prints a CI workflow command")
-        self.generic_visit(node)
-
-
-def _root(node: ast.AST) -> str | None:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def scan_source(source: str, path: str) -> list[Flag]:

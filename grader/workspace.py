@@ -49,8 +49,7 @@ class Workspace:
         """The child's environment: the parent's, scrubbed, with a private home, tmp and cache."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED_PREFIXES)}
         env.update(HOME=str(self.root / "home"), TMPDIR=str(self.root / "tmp"),
-                   XDG_CACHE_HOME=str(cache or self.root / "cache"),
-                   PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")
+                   XDG_CACHE_HOME=str(cache or self.root / "cache"), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
         return env
 
 
@@ -62,23 +61,39 @@ class Copied:
 
 def build_workspace(root: Path, repo: Path, exercises: tuple[Exercise, ...],
                     source: Path | None) -> tuple[Workspace, Copied]:
-    """Lay out a workspace in the empty folder `root`; copy `source`'s exercise files in."""
+    """Make a workspace in the empty folder `root` and lay out its files (see `lay_out`)."""
     workspace = Workspace(root)
+    root.mkdir(parents=True)
+    for name in ("home", "tmp", "cache"):
+        (root / name).mkdir()
+    return workspace, lay_out(workspace, repo, exercises, source)
+
+
+def lay_out(workspace: Workspace, repo: Path, exercises: tuple[Exercise, ...],
+            source: Path | None) -> Copied:
+    """(Re)write the pristine checks, the config and the submission's exercise files.
+
+    Called before every check process: whatever a crashed process changed in
+    the workspace (a check file, the config, another exercise's file) is
+    gone before the next one starts.
+    """
+    for part in (workspace.checks, workspace.submission):
+        if part.exists():
+            shutil.rmtree(part)
     stubs = {e.path for e in exercises}
     shutil.copytree(repo / "exercises", workspace.checks,
                     ignore=lambda folder, names: _pristine_only(repo / "exercises", folder, names, stubs))
     workspace.config.write_text(PYTEST_CONFIG, encoding="utf-8")
-    for name in ("home", "tmp", "cache", "submission"):
-        (root / name).mkdir()
+    workspace.submission.mkdir()
     copied = Copied()
     if source is not None:
         for entry in exercises:
-            why = _copy_exercise(source / entry.path, workspace.submission / entry.path)
+            why = _copy_exercise(source, entry.path, workspace.submission / entry.path)
             if why:
                 copied.refused[entry.path] = why
             else:
                 copied.files.append(entry.path)
-    return workspace, copied
+    return copied
 
 
 def _pristine_only(top: Path, folder: str, names: list[str], stubs: set[str]) -> set[str]:
@@ -88,11 +103,14 @@ def _pristine_only(top: Path, folder: str, names: list[str], stubs: set[str]) ->
             or (rel / n).as_posix() in stubs}
 
 
-def _copy_exercise(src: Path, dest: Path) -> str:
+def _copy_exercise(source: Path, rel: str, dest: Path) -> str:
+    src = source / rel
     if src.is_symlink():
         return "is a symbolic link"
     if not src.is_file():
         return "is missing"
+    if not src.resolve().is_relative_to(source.resolve()):  # a linked folder on the way
+        return "lies outside the submission (a symbolic link on its path)"
     if src.stat().st_size > MAX_FILE_BYTES:
         return f"is larger than {MAX_FILE_BYTES // 1024} kB"
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -21,12 +21,13 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.manifest import Exercise, load_manifest, select
 from grader.grading import Grade, grade
+from grader.plugin import cache_home
 
 # KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while
 # writing them; CI always runs everything.
 ONLY = os.environ.get("KATAS_ONLY", "")
 # Trusted code (solutions, mutants) shares the user's compilation cache across runs.
-USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+USER_CACHE = cache_home()
 ALL_EXERCISES = load_manifest(REPO_ROOT / "exercises")
 EXERCISES = select(ALL_EXERCISES, ONLY) if ONLY else ALL_EXERCISES
 VARIANTS = Path(__file__).parent / "variants"

@@ -158,3 +158,24 @@ def test_only_changed_submissions_are_regraded(batch_run):
     changed = {name for name in after if after[name] != before[name]}
     assert changed == {"half0"}
     assert {row["student"]: row["total"] for row in _gradebook(out)}["half0"] == "2"
+
+
+def test_colliding_names_keep_their_full_names(tmp_path):
+    from grader.batch import find_submissions
+
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "alice.zip").write_bytes(b"")
+    (tmp_path / "bob.zip").write_bytes(b"")
+    assert [s.name for s in find_submissions(tmp_path)] == ["alice", "alice.zip", "bob"]
+
+
+def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
+    from grader.batch import Submission, grade_one
+    from grader.limits import Limits
+    from grader.manifest import load_manifest, select
+
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)  # resolving it raises RuntimeError (a symlink loop)
+    exercises = select(load_manifest(REPO_ROOT / "exercises"), "purity-1")
+    record, reused = grade_one(Submission("loop", loop), exercises, Limits(), "fp", None, False, None)
+    assert not reused and record["error"] and record["score"] is None

@@ -102,3 +102,13 @@ def test_every_manifest_exercise_is_graded(runs):
     graded = runs.get("stubs")["json"]
     assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
     assert ONLY or len(EXERCISES) == len(ALL_EXERCISES)
+
+
+def test_bad_limits_or_a_check_process_that_cannot_start_exit_2(tmp_path):
+    proc = _grader("grade", "solutions", "--only", "purity-1", "--timeout", "0")
+    assert proc.returncode == 2 and "--timeout must be positive" in proc.stderr
+    # 64 MiB of address space is too little for JAX to start: nothing can be graded.
+    out = tmp_path / "r.json"
+    proc = _grader("grade", "solutions", "--only", "purity-1", "--memory", "64", "--json", str(out))
+    assert proc.returncode == 2 and "could not grade" in proc.stdout
+    assert json.loads(out.read_text())["error"].startswith("the checks could not be collected")

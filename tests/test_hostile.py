@@ -48,6 +48,8 @@ CASES = {  # name -> (fixture laid over the solutions, stubs kept, repo-shaped, 
     "endless_loops": ("endless_loops", (), False, FAST),
     "hard_coded": ("hard_coded", (), False, FAST),
     "big_allocation": ("big_allocation", (), False, Limits(check_seconds=20, memory_bytes=3 << 30)),
+    "module_tamper": ("module_tamper", (), False, FAST),
+    "rewrite_checks": ("rewrite_checks", ("no_mutation.py", "debug_print.py", "loop_iterator.py"), False, FAST),
 }
 
 
@@ -159,6 +161,40 @@ def test_hard_coded_visible_answers_fail_the_hidden_checks(graded):
     assert by_id["purity-4"].reason.startswith("a hidden check:")
 
 
+def test_rewriting_the_checks_before_a_crash_changes_nothing(graded):
+    # The crash forces a fresh check process; it must see the pristine checks again.
+    report, by_id = _grade(graded, "rewrite_checks")
+    assert _scores(by_id) == {"purity-1": 0, "purity-2": 0, "purity-3": 0, "purity-4": 0}
+    assert "crashed the check process (SIGABRT)" in by_id["purity-1"].reason
+    assert "writes files" in "\n".join(report.review_notes())
+
+
+def test_tampering_with_the_grader_in_memory_is_flagged(graded):
+    # Code inside the check process can reach the plugin's objects; it cannot hide that it does.
+    report, _ = _grade(graded, "module_tamper")
+    assert report.needs_review
+    assert "can reach the grader's modules (sys.modules)" in "\n".join(report.review_notes())
+
+
+@pytest.mark.parametrize("source, reason", [
+    ("import sys as s\nm = s.modules\n", "can reach the grader's modules (sys.modules)"),
+    ("import os\nos.abort()\n", "exits the process (os.abort)"),
+    ("from os import _exit as leave\nleave(0)\n", "exits the process (os._exit)"),
+    ("import os\nos.posix_spawn('/bin/true', ['true'], {})\n", "starts processes (os.posix_spawn)"),
+    ("import os\ngetattr(os, 'system')('true')\n", "reaches os's attributes by name (getattr)"),
+    ("from pathlib import Path\nPath('x').write_text('y')\n", "writes files"),
+    ("from jax import config\nconfig.update('jax_enable_x64', True)\n", "changes JAX's configuration"),
+    ("import numpy as np\nnp.allclose = lambda *a, **k: True\n", "monkeypatches np.allclose"),
+    ("import jax.monitoring\n", "can fake JAX's compile events"),
+    ("print('::error::all good')\n", "prints a CI workflow command"),
+])
+def test_static_scan_sees_through_aliases_and_indirection(source, reason):
+    from grader.scan import scan_source
+
+    found = [flag.reason for flag in scan_source(source, "x.py")]
+    assert any(f.startswith(reason) for f in found), found
+
+
 def test_reference_solutions_and_alternates_need_no_review():
     """The static scan must not cry wolf: honest answers, however unusual, are never flagged."""
     from grader.scan import scan_source
@@ -199,3 +235,17 @@ def test_sandbox_user_runs_checks_unprivileged_or_refuses_clearly(tmp_path):
             assert "opens files" in proc.stdout  # and the attempt is up for review
     finally:
         marker.unlink(missing_ok=True)
+
+
+def test_a_symlinked_folder_cannot_pull_in_files_from_outside(tmp_path):
+    from grader.workspace import build_workspace
+
+    outside = tmp_path / "outside" / "01_purity"
+    outside.mkdir(parents=True)
+    shutil.copy(REPO_ROOT / "solutions/01_purity/global_config.py", outside / "global_config.py")
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "01_purity").symlink_to(outside)
+    _, copied = build_workspace(tmp_path / "ws", REPO_ROOT, PURITY, submission)
+    assert "global_config.py" not in " ".join(copied.files)
+    assert "outside the submission" in copied.refused["01_purity/global_config.py"]

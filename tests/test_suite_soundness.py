@@ -66,4 +66,4 @@ def test_alternate_passes(runs, alternate):
     results = variant_results(runs, "alternate")[alternate.label]
     assert results, f"no checks ran for {alternate.label}"
     failed = [f"{c.nodeid}: {c.result.reason}" for c in results if not c.result.passed]
-    assert not failed, f"an unusual but correct answer is rejected:\n" + "\n".join(failed)
+    assert not failed, "an unusual but correct answer is rejected:\n" + "\n".join(failed)
