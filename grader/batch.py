@@ -15,7 +15,6 @@ import csv
 import hashlib
 import io
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import REPO_ROOT, __version__
+from grader.files import write_atomically
 from grader.grading import grade
 from grader.limits import Limits
 from grader.manifest import Exercise
@@ -129,16 +129,6 @@ def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fin
             digest.update(entry.path.encode())
             digest.update(file.read_bytes() if file.is_file() and not file.is_symlink() else b"<missing>")
     return digest.hexdigest()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.files import write_atomically
 from grader.manifest import Exercise
 
 STATE_NAME = ".katas-progress.json"
@@ -78,15 +77,7 @@ class Progress:
 
     def save(self) -> None:
         """Write atomically, so an interrupted write never leaves half a file."""
-        text = json.dumps(self.data, indent=2, sort_keys=True) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=".katas-progress-", dir=self.repo)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, json.dumps(self.data, indent=2, sort_keys=True) + "\n")
 
     # --- hints ---------------------------------------------------------------
 
