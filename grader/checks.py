@@ -67,7 +67,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
         fail(f"{what} returned {_structure(actual)}; expected {_structure(expected)}. {hint}".strip())
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
     for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
-        where = f"{what}{jax.tree_util.keystr(path)}"
+        where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
         got_arr, want_arr = np.asarray(got), np.asarray(want)
         if got_arr.shape != want_arr.shape:
             fail(f"{where} has shape {got_arr.shape}; expected shape {want_arr.shape}. {hint}".strip())

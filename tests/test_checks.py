@@ -15,7 +15,7 @@ from grader.checks import KataFailure
 
 def test_assert_close_names_the_call_and_the_leaf():
     checks.assert_close({"a": jnp.ones(2)}, {"a": np.ones(2)}, what="f(x)")
-    with pytest.raises(KataFailure, match=r"f\(x\)\['a'\] is \[1. 1.\]; expected \[2. 2.\]. try harder"):
+    with pytest.raises(KataFailure, match=r"f\(x\): \['a'\] is \[1. 1.\]; expected \[2. 2.\]. try harder"):
         checks.assert_close({"a": jnp.ones(2)}, {"a": 2 * np.ones(2)}, what="f(x)", hint="try harder")
     with pytest.raises(KataFailure, match=r"f\(x\) has shape \(3,\); expected shape \(2,\)"):
         checks.assert_close(jnp.ones(3), np.ones(2), what="f(x)")
