@@ -1,0 +1,25 @@
+"""Hidden checks for lax-5 (cond_collatz): numbers the visible checks never use."""
+
+import jax
+import jax.numpy as jnp
+
+from grader import checks
+
+STEPS = {3: 10, 10: 5, 15: 46, 40: 20, 97: 292, 5000: 2500}
+
+
+def test_steps_unseen_numbers(exercise):
+    try:
+        for n, want in STEPS.items():
+            got = exercise.collatz_step(jnp.int32(n))
+            checks.assert_shape_dtype(got, (), jnp.int32, what=f"collatz_step({n})")
+            checks.assert_close(got, want, what=f"collatz_step({n})",
+                                hint="n // 2 for even n, 3 * n + 1 for odd n, whatever n is.")
+        got = jax.vmap(exercise.collatz_step)(jnp.asarray(list(STEPS), dtype=jnp.int32))
+    except TypeError as error:
+        lines = str(error).splitlines()
+        detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
+        checks.fail(f"collatz_step raised TypeError: {detail.strip()} Both branches of lax.cond must "
+                    f"return the same dtype: halve with n // 2. "
+                    f"See {checks.DOCS}/_autosummary/jax.lax.cond.html")
+    checks.assert_close(got, jnp.asarray(list(STEPS.values())), what="vmap(collatz_step)(ns) on new numbers")
