@@ -17,7 +17,9 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
+from grader import sandbox
 from grader.runner import CheckResult, run_checks
+from grader.sandbox import PROCESS, Isolation
 from grader.scan import Flag, scan_files, scan_planted
 from grader.workspace import Workspace, build_workspace, lay_out
 
@@ -40,6 +42,7 @@ class ExerciseGrade:
     score: int = 0
     reason: str = ""
     flags: list[Flag] = field(default_factory=list)
+    code: str = ""  # the kind of mistake behind `reason` (checks.FAILURE_CODES); "" when passed
 
     @property
     def status(self) -> str:
@@ -54,6 +57,7 @@ class Grade:
     forged_results: int = 0
     planted: list[Flag] = field(default_factory=list)  # steering files the submission carries
     error: str = ""  # the submission could not be graded at all
+    isolation: Isolation = Isolation(PROCESS)  # how the check processes were walled in
 
     @property
     def score(self) -> int:
@@ -80,28 +84,36 @@ class Grade:
 
 def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_ROOT,
           only: tuple[Exercise, ...] | None = None, limits: Limits = Limits(),
-          shared_cache: Path | None = None, user: str | None = None) -> Grade:
+          shared_cache: Path | None = None, user: str | None = None,
+          isolation: Isolation | None = None) -> Grade:
     """Grade the exercise files under `source` (a folder shaped like `exercises/`).
 
     Args:
       only: grade just these exercises (default: the whole manifest).
-      shared_cache: reuse this compilation-cache folder (for trusted code such
-        as the reference solutions); submissions get a fresh one.
+      shared_cache: reuse this cache folder (XDG_CACHE_HOME-like: the compilation
+        cache is its jax-katas/xla) for trusted code such as the reference
+        solutions; submissions get a fresh one.
       user: run the check processes as this unprivileged user.
+      isolation: how to wall the check processes in (default: the best this
+        machine gives, see grader.sandbox).
     """
     start = time.monotonic()
     exercises = tuple(only or load_manifest(repo / "exercises"))
-    report = Grade(target=label or str(source))
+    isolation = isolation or sandbox.choose()
+    report = Grade(target=label or str(source), isolation=isolation)
     with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
         workspace, copied = build_workspace(Path(scratch) / "ws", repo, exercises, source)
         if user is not None:
             _hand_over(workspace, user)
         flags = scan_files(workspace.submission, copied.files)
-        paths = [f"exercises/{e.check_path}" for e in exercises]
-        paths += [f"exercises/{e.hidden_check_path}" for e in exercises
-                  if (workspace.root / "exercises" / e.hidden_check_path).is_file()]
-        run = run_checks(workspace, paths, limits, env=workspace.env(shared_cache), user=user,
-                         restore=lambda: lay_out(workspace, repo, exercises, source))
+        writable = workspace.writable
+        if shared_cache is not None:
+            shared = Path(shared_cache) / "jax-katas" / "xla"
+            shared.mkdir(parents=True, exist_ok=True)
+            writable += (shared,)
+        run = run_checks(workspace, workspace.check_paths(exercises), limits, env=workspace.env(shared_cache),
+                         user=user, restore=lambda: lay_out(workspace, repo, exercises, source),
+                         sandbox=sandbox.command(isolation, workspace.root, writable=writable))
     report.forged_results = run.forged
     if source is not None and source.is_dir():
         every = load_manifest(repo / "exercises")
@@ -118,14 +130,15 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
 def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,
            flags: list[Flag]) -> ExerciseGrade:
     if refused and refused != "is missing":
-        return ExerciseGrade(entry, checks, 0, f"{entry.path} {refused}: not graded", flags)
+        return ExerciseGrade(entry, checks, 0, f"{entry.path} {refused}: not graded", flags, "missing")
     if not checks:
-        return ExerciseGrade(entry, checks, 0, run_error or "no checks ran for this exercise", flags)
+        return ExerciseGrade(entry, checks, 0, run_error or "no checks ran for this exercise", flags, "not-run")
     failed = [c for c in checks if not c.result.passed]
     if failed:
         first = failed[0]
         where = "a hidden check" if first.hidden else first.name
-        return ExerciseGrade(entry, checks, 0, f"{where}: {first.result.reason}", flags)
+        return ExerciseGrade(entry, checks, 0, f"{where}: {first.result.reason}", flags,
+                             first.result.code or "error")
     return ExerciseGrade(entry, checks, entry.points, "", flags)
 
 
@@ -137,5 +150,5 @@ def _hand_over(workspace: Workspace, user: str) -> None:
     record = pwd.getpwnam(user)
     for folder in (workspace.root.parent, workspace.root):
         os.chmod(folder, 0o755)  # temporary folders start private to their owner
-    for name in ("home", "tmp", "cache"):
-        os.chown(workspace.root / name, record.pw_uid, record.pw_gid)
+    for folder in workspace.writable:
+        os.chown(folder, record.pw_uid, record.pw_gid)

@@ -54,11 +54,11 @@ def main(argv: list[str] | None = None) -> None:
     _apply(resource.RLIMIT_NPROC, args.processes)
     _apply(resource.RLIMIT_FSIZE, args.file_size)
     _apply(resource.RLIMIT_CORE, 0)
-    _die_with_parent()
+    die_with_parent()
     os.execv(command[0], command)
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: end the check process if the grader dies (a killed batch leaves no orphans)."""
     if not sys.platform.startswith("linux"):
         return

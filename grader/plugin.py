@@ -69,15 +69,15 @@ def cache_dir() -> Path:
     return cache_home() / "jax-katas" / "xla"
 
 
-def configure_jax() -> str:
-    """Fake 8 CPU devices and enable the compilation cache; returns a header line."""
+def configure_jax(n_devices: int = N_DEVICES) -> str:
+    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line."""
     import jax
 
-    real = os.environ.get(REAL_DEVICES_ENV) == "1"
+    real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
     try:
         if not real:
             jax.config.update("jax_platforms", "cpu")
-            jax.config.update("jax_num_cpu_devices", N_DEVICES)
+            jax.config.update("jax_num_cpu_devices", n_devices)
         # The katas teach JAX's default 32-bit types; a JAX_ENABLE_X64 in the shell must not change them.
         jax.config.update("jax_enable_x64", False)
     except RuntimeError as error:
@@ -94,9 +94,9 @@ def configure_jax() -> str:
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
         cache = str(folder)
     count = jax.device_count()  # starts the backend: the device count is now fixed
-    if not real and count != N_DEVICES:
+    if not real and count != n_devices:
         raise pytest.UsageError(
-            f"the katas need {N_DEVICES} virtual CPU devices but JAX has {count}. Unset XLA_FLAGS "
+            f"the katas need {n_devices} virtual CPU devices but JAX has {count}. Unset XLA_FLAGS "
             f"/ JAX_PLATFORMS overrides, or set {REAL_DEVICES_ENV}=1 to use real devices.")
     return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
 
@@ -125,13 +125,23 @@ class KataState:
     key: bytes = b""
     learner: LearnerRun | None = None  # set when the learner runs the checks on exercises/
     progress: Progress | None = None  # the progress file, once this run's results are in
+    failed_hard: dict[str, str] = field(default_factory=dict)  # exercise id -> why (timeout, memory)
+    restart: bool = False  # the grader's process must end after this check's report
 
     def exercise_for(self, path: Path) -> Exercise | None:
-        try:
-            rel = path.resolve().relative_to(self.checks_dir.resolve())
-        except ValueError:
-            return None
-        return exercise_for_check_file(self.exercises, rel.as_posix())
+        """The exercise a check file belongs to (in the checks folder, or the grader's hidden folder)."""
+        resolved = path.resolve()
+        for folder in (self.checks_dir, self.hidden_dir):
+            if resolved.is_relative_to(folder.resolve()):
+                return exercise_for_check_file(self.exercises, resolved.relative_to(folder.resolve()).as_posix())
+        return None
+
+    @property
+    def hidden_dir(self) -> Path:
+        """Where the grader's workspace keeps hidden checks, apart from the visible ones."""
+        from grader.workspace import HIDDEN_DIR
+
+        return self.root / HIDDEN_DIR
 
 
 @dataclass
@@ -149,6 +159,8 @@ _STATE = pytest.StashKey[KataState]()
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: checks that start extra processes (still run)")
+    config.addinivalue_line("markers", "devices(n): the check reruns itself with n devices "
+                                       "(checks.on_devices); the helper process starts at collection")
     header = configure_jax()
     root = Path(config.rootpath)
     checks_dir = root / "exercises"
@@ -210,7 +222,7 @@ class ExerciseModule:
             return getattr(self.module, name)
         except AttributeError:
             fail(f"{self.label} has no `{name}`: the checks use it by that name. Keep the names "
-                 f"and signatures the exercise gives (restore the stub with git if needed).")
+                 f"and signatures the exercise gives (restore the stub with git if needed).", "missing")
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self.module, name, value)
@@ -221,36 +233,51 @@ def load_exercise(path: Path, label: str) -> ExerciseModule:
     from grader.checks import KataFailure
 
     if not path.is_file():
-        raise KataFailure(f"{label} is missing (looked for {path.name} in {path.parent}).")
+        raise KataFailure(f"{label} is missing (looked for {path.name} in {path.parent}).", "missing")
     name = f"kata_{path.stem}_{next(_module_ids)}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # some libraries (dataclasses, pickling) look modules up here
     try:
-        spec.loader.exec_module(module)
-    except SyntaxError as error:
-        raise KataFailure(f"{label} has a syntax error on line {error.lineno}: {error.msg}") from None
-    except SystemExit as error:
-        raise KataFailure(f"{label} called exit ({error.code!r}) while being imported") from None
-    except NotImplementedError:
+        _import(spec, module, label)
+    except BaseException:
+        sys.modules.pop(name, None)
         raise
-    except Exception as error:  # noqa: BLE001 - any import failure is the learner's to fix
-        raise KataFailure(f"importing {label} raised {type(error).__name__}: {error}") from error
     return ExerciseModule(module, label)
 
 
+def _import(spec: Any, module: ModuleType, label: str) -> None:
+    from grader.checks import KataFailure
+
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as error:
+        raise KataFailure(f"{label} has a syntax error on line {error.lineno}: {error.msg}",
+                          "syntax-error") from None
+    except SystemExit as error:
+        raise KataFailure(f"{label} called exit ({error.code!r}) while being imported", "import-error") from None
+    except NotImplementedError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any import failure is the learner's to fix
+        code = "memory-limit" if isinstance(error, MemoryError) else "import-error"
+        raise KataFailure(f"importing {label} raised {type(error).__name__}: {error}", code) from error
+
+
 @pytest.fixture
-def exercise(request: pytest.FixtureRequest) -> ExerciseModule:
+def exercise(request: pytest.FixtureRequest) -> Iterator[ExerciseModule]:
     """A fresh import of the exercise this check file belongs to, from `--target`.
 
     Fresh per check so one check's compiled functions and changed globals never
-    leak into the next: compile counts and purity probes start clean.
+    leak into the next: compile counts and purity probes start clean. The
+    module is forgotten afterwards, so what it allocated can be freed.
     """
     state = request.config.stash[_STATE]
     entry = state.exercise_for(Path(request.path))
     if entry is None:
         raise pytest.UsageError(f"{request.path} is not the check file of any exercise in the manifest")
-    return load_exercise(state.target / entry.path, entry.path)
+    module = load_exercise(state.target / entry.path, entry.path)
+    yield module
+    sys.modules.pop(module.module.__name__, None)
 
 
 # --- order, failures as lessons ------------------------------------------------------
@@ -280,27 +307,52 @@ def _reason(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
     return headline(excinfo.value)
 
 
+# Failures after which an exercise's other checks are not run: each would cost the same
+# limit again, and the exercise has failed already.
+HARD_FAILURES = ("timeout", "memory-limit")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip, as failed, the remaining checks of an exercise that timed out or ran out of memory."""
+    state = item.config.stash[_STATE]
+    entry = state.exercise_for(Path(item.path))
+    if entry is not None and entry.id in state.failed_hard:
+        from grader.checks import fail
+
+        __tracebackhide__ = True
+        fail(f"not run: an earlier check of {entry.id} failed hard ({state.failed_hard[entry.id]})",
+             "not-run")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     from grader.checks import KataFailure
-    from grader.explain import explain, explain_timeout
+    from grader.explain import explain, explain_timeout, failure_code
 
     report = yield
     if call.excinfo is None or not report.failed:  # skips keep pytest's own report
         return report
     exc = call.excinfo.value
-    entry = item.config.stash[_STATE].exercise_for(Path(item.path))
+    state = item.config.stash[_STATE]
+    entry = state.exercise_for(Path(item.path))
     report.kata_reason = _reason(call.excinfo)
     timed_out = report.kata_reason.startswith("timed out")
-    if timed_out and entry is not None:
+    report.kata_code = "timeout" if timed_out else failure_code(exc)
+    if entry is None:  # the project's own tests: pytest's report, no lesson for learners
+        return report
+    if timed_out:
         report.kata_reason += f" in {entry.id}"
+    if report.kata_code in HARD_FAILURES:
+        state.failed_hard.setdefault(entry.id, report.kata_reason)
+        if report.kata_code == "memory-limit" and state.channel is not None:
+            state.restart = True  # the grader starts a fresh process for the next exercise
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)
         return report
     lesson = explain_timeout(report.kata_reason) if timed_out else explain(exc)
     text = lesson.text() if lesson is not None else ""
-    trimmed = _learner_traceback(item, entry, call.excinfo) if entry is not None else None
+    trimmed = _learner_traceback(item, entry, call.excinfo)
     if trimmed is not None:
         report.longrepr = LessonRepr(text, report.kata_reason, trimmed)
     elif lesson is not None:
@@ -648,7 +700,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if state is not None and state.learner is not None:
         _note_outcome(state.learner, report)
     outcomes = _pending.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0,
-                                                   "reason": "", "error": ""})
+                                                   "reason": "", "error": "", "code": ""})
     outcomes["duration"] += report.duration
     if report.failed or (report.skipped and outcomes["outcome"] == "passed"):
         if outcomes["outcome"] != "failed":
@@ -656,8 +708,14 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcomes["reason"] = getattr(report, "kata_reason", "") or (
                 "skipped" if report.skipped else "failed")
             outcomes["error"] = getattr(report, "kata_error", "")
+            outcomes["code"] = getattr(report, "kata_code", "") or ("" if report.skipped else "error")
     if report.when == "teardown":
         _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)})
+        if state is not None and state.restart:
+            # This process ran out of memory: what it holds may starve the next exercise.
+            # End it here; the grader carries on with the remaining checks in a fresh one.
+            state.channel.flush()
+            os._exit(0)
 
 
 _pending: dict[str, dict[str, Any]] = {}  # nodeid -> outcome so far, until teardown
@@ -668,12 +726,29 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash[_STATE]
     if state.learner is not None:
         _note_collected(session, state)
+    if state.channel is not None:
+        _forget_hidden_sources(state)
+    for n_devices in sorted({m.args[0] for item in session.items for m in item.iter_markers("devices")}):
+        from grader.checks import start_worker
+
+        start_worker(n_devices)  # it imports JAX while the first checks run
     checks = []
     for item in session.items:
         entry = state.exercise_for(Path(item.path))
         checks.append({"nodeid": item.nodeid, "exercise": entry.id if entry else None,
                        "hidden": Path(item.path).name.startswith("hidden_test_")})
     _write(session.config, {"event": "collected", "checks": checks})
+
+
+def _forget_hidden_sources(state: KataState) -> None:
+    """Delete the grader's copies of the hidden checks, now imported, before any submission code runs."""
+    import linecache
+    import shutil
+
+    if state.hidden_dir.is_dir():
+        for path in state.hidden_dir.rglob("*.py"):
+            linecache.cache.pop(str(path), None)
+        shutil.rmtree(state.hidden_dir, ignore_errors=True)
 
 
 def _write(config: pytest.Config | None, record: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 
 from grader.grading import ExerciseGrade, Grade
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: failure codes per check and exercise, the isolation mode
 HIDDEN_FAILED = "a hidden check failed: the visible checks are not the whole story, try other inputs"
 
 
@@ -33,6 +33,8 @@ def to_json(report: Grade) -> dict:
         "error": report.error,
         "needs_review": report.needs_review,
         "review": report.review_notes(),
+        "isolation": {"mode": report.isolation.mode, "guarantee": report.isolation.guarantee,
+                      "note": report.isolation.why},
         "exercises": [
             {
                 "id": e.exercise.id,
@@ -41,9 +43,11 @@ def to_json(report: Grade) -> dict:
                 "max_score": e.exercise.points,
                 "status": e.status,
                 "reason": e.reason,
+                "code": e.code,
                 "flags": [{"line": f.line, "code": f.code, "reason": f.reason} for f in e.flags],
                 "checks": [
                     {"name": c.nodeid, "status": c.result.outcome, "message": c.result.reason,
+                     "code": "" if c.result.passed else (c.result.code or "error"),
                      "duration": round(c.result.duration, 3), "hidden": c.hidden}
                     for c in e.checks
                 ],
@@ -77,6 +81,7 @@ def table(report: Grade, width: int = 100) -> str:
     passed = sum(e.status == "passed" for e in report.exercises)
     lines.append(f"total: {report.score} / {report.max_score} points ({passed} of "
                  f"{len(report.exercises)} exercises) in {report.seconds:.1f} s")
+    lines.append(f"isolation: {report.isolation.mode}: {report.isolation.describe()}")
     if report.needs_review:
         lines.append("NEEDS REVIEW: this submission contains code that reaches into the grader:")
         lines += [f"  {note}" for note in report.review_notes()]
@@ -107,11 +112,16 @@ def to_gradescope(report: Grade) -> dict:
     if report.needs_review:
         tests.append({"name": "NEEDS REVIEW", "score": 0, "max_score": 0, "status": "failed",
                       "output": "\n".join(report.review_notes()), "visibility": "hidden"})
-    output = f"{report.score} / {report.max_score} points"
+    output = f"{report.score} / {report.max_score} points\nGraded with {isolation_line(report)}"
     if report.error:
         output += f"\nThe submission could not be graded: {report.error}"
     return {"score": report.score, "execution_time": round(report.seconds, 1), "output": output,
             "stdout_visibility": "hidden", "tests": tests}
+
+
+def isolation_line(report: Grade) -> str:
+    """How the submission was walled in, for every human-readable output."""
+    return f"isolation {report.isolation.mode}: {report.isolation.describe()}"
 
 
 def to_classroom(report: Grade) -> dict:
@@ -126,6 +136,9 @@ def to_classroom(report: Grade) -> dict:
         tests.append({"name": "needs review", "status": "error", "message": "; ".join(report.review_notes()),
                       "test_code": "", "filename": "", "line_no": 0, "execution_time": "0s",
                       "score": 0, "max_score": 0})
+    tests.append({"name": "isolation", "status": "pass" if report.isolation.mode == "namespaces" else "error",
+                  "message": isolation_line(report), "test_code": "", "filename": "", "line_no": 0,
+                  "execution_time": "0s", "score": 0, "max_score": 0})
     status = "error" if report.error else "pass" if report.score == report.max_score else "fail"
     return {"version": 3, "status": status, "max_score": report.max_score, "tests": tests}
 

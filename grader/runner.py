@@ -39,6 +39,7 @@ class CheckResult:
     reason: str = ""
     error: str = ""
     duration: float = 0.0
+    code: str = ""  # the kind of mistake, a key of checks.FAILURE_CODES ("" when passed)
 
     @property
     def passed(self) -> bool:
@@ -63,8 +64,17 @@ def sign(key: bytes, payload: str) -> str:
     return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
 
-def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
-    return [*limits.launcher(), sys.executable, "-I", "-B", "-m", "pytest",
+# A check that ends with one of these has failed its exercise in a way its other checks
+# would repeat, each costing the same limit again: they are not run.
+HARD_FAILURES = ("timeout", "memory-limit", "crash")
+# What the C++ runtime prints when an allocation fails under the address-space limit.
+_OUT_OF_MEMORY = ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of memory", "MemoryError",
+                  "Cannot allocate memory")
+
+
+def pytest_command(workspace: Workspace, limits: Limits, args: list[str],
+                   sandbox: list[str] = ()) -> list[str]:
+    return [*limits.launcher(), *sandbox, sys.executable, "-I", "-B", "-m", "pytest",
             "-c", str(workspace.config), "--rootdir", str(workspace.root),
             "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
             "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
@@ -73,20 +83,23 @@ def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> lis
 
 def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
                env: dict[str, str] | None = None, user: str | None = None,
-               restore: Callable[[], object] = lambda: None) -> RunResult:
+               restore: Callable[[], object] = lambda: None, sandbox: list[str] = ()) -> RunResult:
     """Run the checks in `paths` (relative to the workspace); every collected check ends with a result.
 
     The first child's signed list of collected checks, sent before any
     submission code is imported, is the list of expected checks. A check that
     never reports (the child hung, crashed or exited first) is failed with the
-    reason; the remaining checks run in a fresh child. `restore` runs before
-    each such restart, to undo whatever the crashed child changed in the workspace.
+    reason, and so are the other checks of an exercise that failed hard (a
+    timeout, the memory limit, a crash): each would cost the same limit
+    again. The remaining checks run in a fresh child. `restore` runs before
+    each such restart, to undo whatever the crashed child changed in the
+    workspace. `sandbox` prefixes each child's command (see grader.sandbox).
     """
     result = RunResult()
     deadline = time.monotonic() + limits.submission_seconds
     args = list(paths)
     while True:
-        child = _Child(pytest_command(workspace, limits, args), workspace, env or workspace.env(), user)
+        child = _Child(pytest_command(workspace, limits, args, sandbox), workspace, env or workspace.env(), user)
         records, exit_note, output = child.run(limits, deadline)
         result.output += output
         result.forged += child.forged
@@ -97,6 +110,7 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
                 result.error = f"the checks could not be collected ({exit_note}): {' | '.join(tail)[-300:]}"
                 return result
         expected = [c["nodeid"] for c in result.collected]
+        exercise_of = {c["nodeid"]: c["exercise"] for c in result.collected}
         settled = len(result.checks)
         started = None
         for record in records:
@@ -104,19 +118,16 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
             if record["event"] == "start" and nodeid in expected:
                 started = nodeid
             elif record["event"] == "result" and nodeid in expected:
-                result.checks[nodeid] = CheckResult(nodeid, record["outcome"], record["reason"],
-                                                    record["error"], record["duration"])
+                result.checks[nodeid] = _trusted_result(record, limits)
                 started = None
         if started is not None:  # the child died or was killed inside this check
-            exercise = next(c["exercise"] for c in result.collected if c["nodeid"] == started)
-            result.checks[started] = CheckResult(started, "failed", f"{exit_note} in {exercise}", "Crash")
-            # The exercise has failed; its other checks would most likely hang or crash
-            # the same way, each costing a limit and a restart.
-            for check in result.collected:
-                if check["exercise"] == exercise and check["nodeid"] not in result.checks:
-                    result.checks[check["nodeid"]] = CheckResult(
-                        check["nodeid"], "failed", f"not run: an earlier check of {exercise} {exit_note}",
-                        "Skipped")
+            code = "memory-limit" if _out_of_memory(output) else "timeout" if "timed out" in exit_note else "crash"
+            note = _memory_note(limits) if code == "memory-limit" else exit_note
+            result.checks[started] = CheckResult(started, "failed", f"{note} in {exercise_of[started]}",
+                                                 "Crash", code=code)
+        for nodeid, check in list(result.checks.items()):
+            if check.code in HARD_FAILURES:
+                _skip_rest_of(exercise_of[nodeid], result, check.reason)
         args = [nodeid for nodeid in expected if nodeid not in result.checks]
         if not args:
             return result
@@ -128,8 +139,33 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
             break
         restore()
     for nodeid in args:
-        result.checks[nodeid] = CheckResult(nodeid, "failed", why, "NoResult")
+        result.checks[nodeid] = CheckResult(nodeid, "failed", why, "NoResult", code="not-run")
     return result
+
+
+def _trusted_result(record: dict, limits: Limits) -> CheckResult:
+    result = CheckResult(record["nodeid"], record["outcome"], record["reason"], record["error"],
+                         record["duration"], record.get("code", ""))
+    if result.code == "memory-limit":
+        result.reason = f"{_memory_note(limits)} ({result.reason})"
+    return result
+
+
+def _memory_note(limits: Limits) -> str:
+    return f"used more than {limits.memory_bytes // (1024 * 1024)} MiB of memory, the limit per check process"
+
+
+def _out_of_memory(output: str) -> bool:
+    tail = output[-4000:]
+    return any(sign in tail for sign in _OUT_OF_MEMORY)
+
+
+def _skip_rest_of(exercise: str, result: RunResult, why: str) -> None:
+    for check in result.collected:
+        if check["exercise"] == exercise and check["nodeid"] not in result.checks:
+            result.checks[check["nodeid"]] = CheckResult(
+                check["nodeid"], "failed", f"not run: an earlier check of {exercise} failed hard ({why})",
+                "Skipped", code="not-run")
 
 
 class _Child:

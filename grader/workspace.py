@@ -1,10 +1,13 @@
 """A fresh, isolated folder to grade one submission in.
 
-It holds this repository's pristine checks and manifest, an explicit pytest
-config, empty home/tmp/cache folders, and *only* the manifest-listed exercise
-files copied from the submission. Nothing else a submission carries (a
-`conftest.py`, `pytest.ini`, `sitecustomize.py`, `.pth`, `__pycache__`, extra
-test files, symlinks) ever reaches the check process.
+It holds the pristine checks of the exercises being graded and the manifest
+(`exercises/`), their hidden checks apart (`hidden/`, deleted by the check
+process once collected, so code under test cannot read them), an explicit
+pytest config, empty home/tmp/cache folders, and *only* the manifest-listed
+exercise files copied from the submission (`submission/`). Nothing else a
+submission carries (a `conftest.py`, `pytest.ini`, `sitecustomize.py`, `.pth`,
+`__pycache__`, extra test files, symlinks) ever reaches the check process,
+and nothing of the repository but its checks: no solutions, packed or plain.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.manifest import Exercise
+from grader.manifest import MANIFEST_NAME, Exercise
 
 MAX_FILE_BYTES = 1024 * 1024  # an exercise file is a few kB; anything huge is not one
+HIDDEN_DIR = "hidden"  # beside exercises/ in a workspace: the hidden checks, until collected
 
 PYTEST_CONFIG = """\
 [pytest]
@@ -42,8 +46,23 @@ class Workspace:
         return self.root / "submission"
 
     @property
+    def hidden(self) -> Path:
+        return self.root / HIDDEN_DIR
+
+    @property
     def config(self) -> Path:
         return self.root / "katas-pytest.ini"
+
+    @property
+    def writable(self) -> tuple[Path, ...]:
+        """What the check process may write: its home, tmp and cache, and the hidden checks it deletes."""
+        return tuple(self.root / name for name in ("home", "tmp", "cache", HIDDEN_DIR))
+
+    def check_paths(self, exercises: tuple[Exercise, ...]) -> list[str]:
+        """The check files to run, relative to the root: visible ones, then hidden ones."""
+        paths = [f"exercises/{e.check_path}" for e in exercises]
+        return paths + [f"{HIDDEN_DIR}/{e.hidden_check_path}" for e in exercises
+                        if (self.hidden / e.hidden_check_path).is_file()]
 
     def env(self, cache: Path | None = None) -> dict[str, str]:
         """The child's environment: the parent's, scrubbed, with a private home, tmp and cache."""
@@ -77,12 +96,18 @@ def lay_out(workspace: Workspace, repo: Path, exercises: tuple[Exercise, ...],
     the workspace (a check file, the config, another exercise's file) is
     gone before the next one starts.
     """
-    for part in (workspace.checks, workspace.submission):
+    for part in (workspace.checks, workspace.hidden, workspace.submission):
         if part.exists():
             shutil.rmtree(part)
-    stubs = {e.path for e in exercises}
-    shutil.copytree(repo / "exercises", workspace.checks,
-                    ignore=lambda folder, names: _pristine_only(repo / "exercises", folder, names, stubs))
+    workspace.checks.mkdir()
+    shutil.copyfile(repo / "exercises" / MANIFEST_NAME, workspace.checks / MANIFEST_NAME)
+    for entry in exercises:
+        for name, folder in ((entry.check_path, workspace.checks), (entry.hidden_check_path, workspace.hidden)):
+            pristine = repo / "exercises" / name
+            if pristine.is_file():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(pristine, folder / name)
+    workspace.hidden.mkdir(exist_ok=True)
     workspace.config.write_text(PYTEST_CONFIG, encoding="utf-8")
     workspace.submission.mkdir()
     copied = Copied()
@@ -94,13 +119,6 @@ def lay_out(workspace: Workspace, repo: Path, exercises: tuple[Exercise, ...],
             else:
                 copied.files.append(entry.path)
     return copied
-
-
-def _pristine_only(top: Path, folder: str, names: list[str], stubs: set[str]) -> set[str]:
-    """Leave out caches and the stubs themselves (the submission's versions replace them)."""
-    rel = Path(folder).relative_to(top)
-    return {n for n in names if n == "__pycache__" or n.endswith(".pyc")
-            or (rel / n).as_posix() in stubs}
 
 
 def _copy_exercise(source: Path, rel: str, dest: Path) -> str:

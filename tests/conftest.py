@@ -14,3 +14,25 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
     runs.pool.shutdown(cancel_futures=True)
 
 
+
+
+@pytest.fixture(scope="session")
+def mimic_tally() -> dict[str, tuple[int, int]]:
+    """exercise id -> (mimics rejected, mimics kept), filled by the soundness test, printed at the end."""
+    return _TALLY
+
+
+_TALLY: dict[str, tuple[int, int]] = {}
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not _TALLY:
+        return
+    terminalreporter.section("values-right mimics rejected per exercise")
+    by_topic: dict[str, list[str]] = {}
+    for exercise_id, (rejected, kept) in _TALLY.items():
+        by_topic.setdefault(exercise_id.rsplit("-", 1)[0], []).append(f"{exercise_id} {rejected}/{kept}")
+    for topic, cells in by_topic.items():
+        terminalreporter.write_line(f"{topic:>10}: " + ", ".join(cells))
+    missing = sorted(k for k, (rejected, _) in _TALLY.items() if not rejected)
+    terminalreporter.write_line(f"exercises with none rejected: {', '.join(missing) or 'none'}")

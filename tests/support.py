@@ -33,13 +33,19 @@ EXERCISES = select(ALL_EXERCISES, ONLY) if ONLY else ALL_EXERCISES
 VARIANTS = Path(__file__).parent / "variants"
 
 
+KINDS = ("mutant", "mimic", "alternate")
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A rewrite of one exercise kept to test its checks.
+    """A rewrite of one exercise kept to test its checks, in `tests/variants/<NN_topic>/<name>/`.
 
-    `tests/variants/<NN_topic>/<name>/mutant_<label>.py` is a plausible wrong
-    answer every check set must reject; `.../alternate_<label>.py` is an
-    unusual but correct answer that must pass.
+    - `mutant_<label>.py`: a plausible wrong answer; the checks must reject it.
+    - `mimic_<label>.py`: returns the right values but skips the JAX idea the
+      exercise teaches (NumPy on the host, a final device_put, a manual
+      delete, zero compiles, the whole batch on every device...); the checks
+      must reject it, and not for its values.
+    - `alternate_<label>.py`: an unusual but correct answer; it must pass.
     """
 
     exercise: Exercise
@@ -52,6 +58,31 @@ class Variant:
     @property
     def label(self) -> str:
         return f"{self.exercise.id}:{self.path.stem}"
+
+
+def pristine_exercises(scratch: Path) -> Path:
+    """The exercise stubs and checks as committed (git's index), not as a learner has edited them.
+
+    A learner solves exercises in exercises/; the project's tests must judge
+    the untouched stubs whatever the learner did, so they read them from git.
+    A file git does not know yet (a new exercise, not yet added) is taken
+    from the working tree. Outside a git checkout the working tree is used.
+    """
+    folder = scratch / "pristine"
+    if folder.is_dir():
+        return folder / "exercises"
+    folder.mkdir()
+    listed = subprocess.run(["git", "ls-files", "-z", "exercises"], cwd=REPO_ROOT, capture_output=True)
+    tracked = [p for p in listed.stdout.decode().split("\0") if p] if listed.returncode == 0 else []
+    if tracked:
+        subprocess.run(["git", "checkout-index", "-f", f"--prefix={folder}/", "--", *tracked],
+                       cwd=REPO_ROOT, check=True, capture_output=True)
+    for path in (REPO_ROOT / "exercises").rglob("*"):
+        rel = path.relative_to(REPO_ROOT)
+        if path.is_file() and "__pycache__" not in rel.parts and not (folder / rel).exists():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, folder / rel)
+    return folder / "exercises"
 
 
 def variants(kind: str) -> list[Variant]:
@@ -83,14 +114,14 @@ class Runs:
         if self.futures:
             return
         self.futures["solutions"] = self.pool.submit(self._grade_cli, "solutions")
-        self.futures["stubs"] = self.pool.submit(self._grade_cli, "exercises")
-        for kind in ("mutant", "alternate"):
+        self.futures["stubs"] = self.pool.submit(self._grade_cli, str(pristine_exercises(self.scratch)))
+        for kind in KINDS:
             for i, group in enumerate(rounds(kind)):
                 self.futures[f"{kind}-{i}"] = self.pool.submit(self._run_round, f"{kind}-{i}", group)
 
     def _grade_cli(self, target: str) -> dict:
         """Grade with the real `grader` command: these runs double as its end-to-end test."""
-        out = self.scratch / f"{target}.json"
+        out = self.scratch / f"{Path(target).name}.json"
         only = ["--only", ONLY] if ONLY else []
         proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--json", str(out), *only],
                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)

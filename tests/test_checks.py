@@ -40,8 +40,36 @@ def test_count_compiles_counts_retraces_by_name():
             jitted(x, neg)
     assert log.count == 2 and log.names == ["jit(scale)", "jit(scale)"]
     checks.assert_compiles(log, what="scale()", calls="4 calls", expected=2)
-    with pytest.raises(KataFailure, match=r"scale\(\) compiled 2 times for 4 calls; expected at most 1. mark"):
+    with pytest.raises(KataFailure, match=r"scale\(\) compiled 2 times for 4 calls; expected at most 1. mark") as caught:
         checks.assert_compiles(log, what="scale()", calls="4 calls", at_most=1, why="mark it static")
+    assert caught.value.code == "recompiles"
+
+
+def test_a_compile_budget_is_not_met_by_compiling_nothing():
+    x = np.ones(3, np.float32)
+    with checks.count_compiles() as nothing:
+        np.mean(x)  # NumPy on the host: no program at all
+    with pytest.raises(KataFailure, match="compiled nothing") as caught:
+        checks.assert_compiles(nothing, what="mean()", calls="3 calls", at_most=9)
+    assert caught.value.code == "not-jitted"
+    with pytest.raises(TypeError, match="warm_up"):  # expected=0 must say what proved the jit
+        checks.assert_compiles(nothing, what="mean()", calls="3 calls", expected=0)
+    with pytest.raises(KataFailure, match="compiled nothing for its first call"):
+        checks.assert_compiles(nothing, what="mean()", calls="3 calls", expected=0, warm_up=nothing)
+    jitted = jax.jit(jnp.mean)
+    with checks.count_compiles() as first:
+        jitted(x)
+    with checks.count_compiles() as again:
+        jitted(x)
+    checks.assert_compiles(again, what="mean()", calls="a second call", expected=0, warm_up=first)
+
+
+def test_eager_operations_are_not_counted_as_programs():
+    x = jnp.ones(3)
+    with checks.count_compiles() as log:
+        jnp.sum(jnp.ones(5) + 1)  # eager: jnp functions are jitted inside JAX, still not a program
+        jax.jit(lambda v: v * 2)(x)
+    assert log.names == ["jit(<lambda>)"] and log.eager
 
 
 def test_count_compiles_sees_a_jit_recreated_per_call():
@@ -131,3 +159,137 @@ def test_no_key_reuse_names_the_lesson():
     with pytest.raises(KataFailure, match="used the same PRNG key twice"):
         with checks.no_key_reuse("draw()"):
             jax.random.normal(key), jax.random.normal(key)
+
+
+def test_failures_carry_a_known_code():
+    with pytest.raises(KataFailure) as caught:
+        checks.assert_close(jnp.ones(2), np.zeros(2), what="f(x)")
+    assert caught.value.code == "wrong-values"
+    with pytest.raises(ValueError, match="unknown failure code"):
+        checks.fail("x", "no-such-code")
+    assert set(checks.FAILURE_CODES) >= {"recompiles", "key-reuse", "host-transfer", "mutates-input",
+                                         "wrong-values", "timeout", "crash"}
+
+
+def _convolve(x, w):
+    return jnp.convolve(x, w, mode="valid")
+
+
+def test_runs_on_devices_reads_the_program_not_the_placement():
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    n = jax.device_count()
+    xs, ws = np.ones((n, 9), np.float32), np.ones((n, 3), np.float32)
+    program = checks.assert_runs_on_devices(jax.pmap(_convolve), xs, ws, what="pmap", work=("conv_general_dilated",),
+                                            split=((n, 9),))
+    assert program.mapped_calls()[0].inputs[0] == ((n, 9), (1, 9))
+    mesh = jax.make_mesh((n,), ("d",))
+
+    def moved(xs, ws):  # the right values, computed on one device and moved afterwards
+        return jax.device_put(jax.vmap(_convolve)(xs, ws), NamedSharding(mesh, P("d")))
+
+    with pytest.raises(KataFailure, match="has no pmap or shard_map.*moved into place afterwards by device_put") as caught:
+        checks.assert_runs_on_devices(moved, xs, ws, what="moved")
+    assert caught.value.code == "not-distributed"
+
+    def whole_batch(xs, ws):  # every device gets all the data
+        return jax.pmap(lambda _, a, b: jnp.sum(jax.vmap(_convolve)(a, b)), in_axes=(0, None, None))(
+            jnp.arange(n), xs, ws)
+
+    with pytest.raises(KataFailure, match="reaches every device whole"):
+        checks.assert_runs_on_devices(whole_batch, xs, ws, what="whole", split=((n, 9),))
+    with pytest.raises(KataFailure, match="expected psum"):
+        checks.assert_runs_on_devices(jax.pmap(_convolve), xs, ws, what="pmap", collectives=("psum",))
+
+
+def test_compiled_program_shows_per_device_shapes_and_collectives():
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("d",))
+    x = jax.device_put(np.ones((2 * n, 4), np.float32), NamedSharding(mesh, P("d")))
+    compiled = checks.compiled_program(lambda a: jnp.sum(a, axis=0), x, what="total")
+    assert (2, 4) in compiled.parameter_shapes()
+    assert compiled.collectives()["all-reduce"] >= 1
+
+
+def test_donation_is_judged_by_buffer_identity():
+    update = jax.jit(lambda p, g: p - 0.5 * g, donate_argnums=0)
+    params, grads = jnp.arange(6.0), jnp.ones(6)
+    checks.assert_donated(lambda: update(params, grads), params, what="update(params, grads)")
+    plain = jax.jit(lambda p, g: p - 0.5 * g)
+    params = jnp.arange(6.0)
+
+    def by_hand():
+        out = plain(params, grads)
+        params.delete()
+        return out
+
+    with pytest.raises(KataFailure, match="no output uses their memory") as caught:
+        checks.assert_donated(by_hand, params, what="update(params, grads)")
+    assert caught.value.code == "not-donated"
+    params = jnp.arange(6.0)
+    with pytest.raises(KataFailure, match="still alive"):
+        checks.assert_donated(lambda: plain(params, grads), params, what="update(params, grads)")
+    assert checks.lowered_donations(update, jnp.arange(6.0), grads) == [0]
+
+
+def test_loops_rolled_sees_unroll():
+    def rolled(x):
+        return lax.fori_loop(0, 50, lambda i, c: c + x, x)
+
+    def unrolled(x):
+        return lax.fori_loop(0, 50, lambda i, c: c + x, x, unroll=True)
+
+    checks.assert_loops_rolled(checks.program_of(rolled, 1.0), what="rolled")
+    with pytest.raises(KataFailure, match="unrolled 50 times"):
+        checks.assert_loops_rolled(checks.program_of(unrolled, 1.0), what="unrolled")
+
+
+def test_assert_uses_names_the_missing_tool():
+    program = checks.program_of(lambda x: jnp.cumsum(x), jnp.ones(4))
+    with pytest.raises(KataFailure, match="does not use lax.scan") as caught:
+        checks.assert_uses(program, {"scan"}, what="running_sum(x)", tool="lax.scan")
+    assert caught.value.code == "wrong-tool"
+    callback = checks.program_of(
+        lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x), jnp.ones(4))
+    with pytest.raises(KataFailure, match="pure_callback"):
+        checks.assert_no_callbacks(callback, what="f(x)")
+
+
+def test_traced_jaxpr_teaches_the_error_it_met():
+    with pytest.raises(KataFailure, match="handed to NumPy") as caught:
+        checks.traced_jaxpr(lambda x: np.sin(x), jnp.ones(2), what="f(x)")
+    assert caught.value.code == "numpy-on-tracer"
+
+
+HARD_CODED = """
+import jax
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+def spread(x):
+    mesh = jax.make_mesh((DEVICES,), ("d",))
+    return jax.device_put(x, NamedSharding(mesh, P("d")))
+"""
+
+
+def spread_over_all(exercise):
+    """Module level, so the helper process can find it: the check `on_devices` reruns."""
+    n = jax.device_count()
+    out = exercise.spread(np.ones((2 * n, 3), np.float32))
+    checks.assert_sharding(out, what="spread(x)", spec=("d",), n_devices=n)
+
+
+def test_on_devices_reruns_a_check_with_another_device_count(tmp_path):
+    from grader.plugin import load_exercise
+
+    general = tmp_path / "general.py"
+    general.write_text(HARD_CODED.replace("DEVICES", "jax.device_count()"))
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(HARD_CODED.replace("DEVICES", "8"))
+    for path in (general, fixed):
+        spread_over_all(load_exercise(path, path.name))  # both pass with 8 devices
+    checks.on_devices(4, spread_over_all, load_exercise(general, "general.py"))
+    with pytest.raises(KataFailure, match="with 4 devices instead of 8") as caught:
+        checks.on_devices(4, spread_over_all, load_exercise(fixed, "fixed.py"))
+    assert caught.value.code == "device-count"

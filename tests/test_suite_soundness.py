@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import EXERCISES, checks_by_exercise, variant_results, variants
+from support import EXERCISES, checks_by_exercise, pristine_exercises, variant_results, variants
 
 # A stub must fail because the exercise is unfinished or buggy, never because
 # the harness could not load it.
@@ -15,10 +15,12 @@ HARNESS_TROUBLE = ("could not import", "has a syntax error", "is missing", "has 
 IDS = [e.id for e in EXERCISES]
 
 
-def _is_fill_in(entry) -> bool:
-    from grader import REPO_ROOT
+# Codes that say a values-right answer was rejected for its values after all.
+VALUE_CODES = ("wrong-values", "wrong-shape", "todo", "error", "missing", "syntax-error", "import-error")
 
-    return 'NotImplementedError("TODO' in (REPO_ROOT / "exercises" / entry.path).read_text()
+
+def _is_fill_in(runs, entry) -> bool:
+    return 'NotImplementedError("TODO' in (pristine_exercises(runs.scratch) / entry.path).read_text()
 
 
 @pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
@@ -37,7 +39,7 @@ def test_stub_fails_every_check_for_the_right_reason(runs, entry):
     assert not passing, f"these checks pass on the untouched stub of {entry.id}, so they prove nothing yet: {passing}"
     trouble = [c for c in checks if any(t in c["message"] for t in HARNESS_TROUBLE)]
     assert not trouble, f"the stub fails because of the harness, not the exercise: {trouble[0]}"
-    if _is_fill_in(entry):
+    if _is_fill_in(runs, entry):
         assert all("TODO" in c["message"] for c in checks), [c["message"] for c in checks]
 
 
@@ -67,3 +69,26 @@ def test_alternate_passes(runs, alternate):
     assert results, f"no checks ran for {alternate.label}"
     failed = [f"{c.nodeid}: {c.result.reason}" for c in results if not c.result.passed]
     assert not failed, "an unusual but correct answer is rejected:\n" + "\n".join(failed)
+
+
+@pytest.mark.parametrize("mimic", variants("mimic"), ids=lambda v: v.label)
+def test_mimic_is_rejected_for_its_jax_property(runs, mimic):
+    """A values-right answer that skips the exercise's idea fails, and not because of its values."""
+    results = variant_results(runs, "mimic")[mimic.label]
+    failed = [c for c in results if not c.result.passed]
+    assert failed, f"{mimic.label} returns the right values without the JAX idea, and passes every check"
+    trouble = [c for c in results if any(t in c.result.reason for t in HARNESS_TROUBLE)]
+    assert not trouble, f"{mimic.label} fails to load, so it tests nothing: {trouble[0].result.reason}"
+    by_value = [f"{c.nodeid}: {c.result.reason}" for c in failed if c.result.code in VALUE_CODES]
+    assert not by_value, (f"{mimic.label} is meant to return the right values, yet these checks reject "
+                          f"it for its values (fix the mimic, or the check):\n" + "\n".join(by_value))
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+def test_every_exercise_rejects_a_values_right_mimic(runs, entry, mimic_tally):
+    mimics = [v for v in variants("mimic") if v.exercise == entry]
+    results = variant_results(runs, "mimic") if mimics else {}
+    rejected = [m for m in mimics if any(not c.result.passed for c in results[m.label])]
+    mimic_tally[entry.id] = (len(rejected), len(mimics))
+    assert rejected, (f"{entry.id} has no values-right/property-wrong mimic that its checks reject: add "
+                      f"tests/variants/{entry.path.removesuffix('.py')}/mimic_<what_it_skips>.py")

@@ -1,0 +1,47 @@
+"""Assertion helpers for the katas' checks: `from grader import checks`.
+
+Each helper checks one JAX property and, when it fails, raises `KataFailure`
+with a message that says what was expected, what happened and which JAX idea
+is involved, plus a short code (`FAILURE_CODES`) naming the kind of mistake.
+Checks call these instead of bare `assert`s so a learner never has to decode
+`assert 3 == 4`.
+
+- core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
+- values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`
+- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
+- programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts),
+  `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
+  `assert_runs_on_devices` (where the work ran), `compiled_program` (partitioned HLO),
+  `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
+- devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
+  `assert_split_over_devices`, `assert_donated` (buffer identity), `on_devices`
+  (rerun a check with another device count)
+- prng: `no_key_reuse`;  processes: `run_in_processes`
+"""
+
+from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
+                                    assert_jitted, count_compiles)
+from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
+from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
+                                   assert_split_over_devices, lowered_donations, on_devices, start_worker)
+from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
+from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
+                                    assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
+                                    assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
+                                    assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
+                                    per_device_shape, program_of, traced_jaxpr)
+from grader.checks.prng import no_key_reuse
+from grader.checks.values import (assert_close, assert_not_mutated, assert_sees_global_change,
+                                  assert_shape_dtype)
+
+__all__ = [
+    "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
+    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "assert_close",
+    "assert_compiles", "assert_donated", "assert_jitted", "assert_loops_rolled", "assert_no_callbacks",
+    "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
+    "assert_on_devices", "assert_replicated", "assert_runs_on_devices", "assert_sees_global_change",
+    "assert_shape_dtype", "assert_sharding", "assert_split_over_devices", "assert_uses", "compiled_program",
+    "count_compiles", "fail", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse",
+    "on_devices", "per_device_shape", "program_of", "run_in_processes", "sentence", "short",
+    "start_worker", "traced_jaxpr",
+]

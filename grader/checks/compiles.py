@@ -1,0 +1,163 @@
+"""How many times XLA compiled, and proof that a function is compiled at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+
+from grader.checks.core import DOCS, fail, sentence
+
+COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+# Where an eager operation enters JAX. jnp functions are jitted internally, so an
+# eager `jnp.sum(x)` compiles a program (`jit(_reduce_sum)`) just as the learner's
+# own jitted function does; what tells them apart is where the call came from.
+_JAX_DIR = os.path.dirname(jax.__file__)
+_EAGER_ENTRIES = tuple(os.path.join(_JAX_DIR, "_src", part) for part in (
+    "numpy", "lax", "random.py", "prng.py", "array.py", "dispatch.py", "nn", "scipy", "ops",
+    "tree_util.py", "dtypes.py"))
+
+
+def _is_eager(frame: Any) -> bool:
+    """Whether the compile happening under `frame` serves an eager op, not a jitted function.
+
+    Walks out to the first frame outside JAX (the caller) and looks at the JAX
+    function it called: a jnp/lax/random function or an array method is an
+    eager op; a jit-wrapped callable enters JAX through its own dispatch.
+    """
+    entry = None
+    while frame is not None:
+        name = frame.f_code.co_name
+        if name == "apply_primitive":
+            return True
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_JAX_DIR):
+            break
+        entry = filename
+        frame = frame.f_back
+    if entry is None:
+        return False
+    if entry.endswith(os.path.join("_src", "api.py")):
+        return False  # pmap, vmap, grad called eagerly wrap the learner's function: a program
+    return entry.startswith(_EAGER_ENTRIES)
+
+
+@dataclass
+class CompileLog:
+    """XLA compilations seen inside a `count_compiles` block.
+
+    `names` are the programs counted: compiled functions (`jit(scale)`), not the
+    little programs JAX compiles for eager operations (`jnp.ones`, `x + 1`
+    outside jit), which `eager` lists.
+    """
+
+    name: str | None
+    names: list[str] = field(default_factory=list)
+    eager: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+
+def _matches(fun_name: str, wanted: str | None) -> bool:
+    return wanted is None or fun_name in (wanted, f"jit({wanted})")
+
+
+@contextlib.contextmanager
+def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
+    """Count XLA compilations of compiled functions in the block.
+
+    Args:
+      name: only count programs of this Python function name (`"scale"`
+        matches JAX's `jit(scale)`).
+
+    Compiles made for eager operations are kept apart (`log.eager`), so a
+    budget counts the learner's programs whatever the check does around them.
+    A persistent-cache hit still counts: JAX reports the compile event either
+    way, so the count measures retracing, not cache temperature.
+    """
+    log = CompileLog(name)
+
+    def listener(event: str, duration: float, **kwargs: Any) -> None:
+        if event != COMPILE_EVENT:
+            return
+        fun_name = str(kwargs.get("fun_name", ""))
+        if _is_eager(sys._getframe(1)):
+            log.eager.append(fun_name)
+        elif _matches(fun_name, name):
+            log.names.append(fun_name)
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        yield log
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+
+
+RECOMPILE_CAUSES = (
+    "each compile means JAX traced again because something its cache keys on changed: "
+    "an input shape or dtype, a Python int/float switching (weak types), the value of a "
+    "static argument, or the function object itself (a new jax.jit/lambda per call)"
+)
+NOT_COMPILED = (
+    "nothing was compiled, so the budget proves nothing: the work must run in a function "
+    "compiled with jax.jit (not NumPy on the host, not op-by-op jnp calls)"
+)
+
+
+def assert_compiles(log: CompileLog, *, what: str, calls: str, expected: int | None = None,
+                    at_most: int | None = None, warm_up: CompileLog | None = None,
+                    why: str = "") -> None:
+    """The block compiled exactly `expected` (or at most `at_most`) times, and something was compiled.
+
+    A budget can be met by doing nothing: an answer with no jit compiles zero
+    times. So `at_most` also demands at least one compile in the block, and
+    `expected=0` (no recompile) demands a `warm_up` log, from the calls before
+    the block, that compiled at least once.
+
+    Args:
+      log: from `count_compiles`.
+      what: the function, e.g. "scale()".
+      calls: how the calls in the block differed, e.g. "5 calls with the same shapes".
+      warm_up: the `count_compiles` log of the first call(s), when `expected=0`.
+      why: the idea and the fix for this exercise; the generic causes are used otherwise.
+    """
+    __tracebackhide__ = True
+    if (expected is None) == (at_most is None):
+        raise TypeError("assert_compiles needs exactly one of expected= or at_most=")
+    if expected == 0 and warm_up is None:
+        raise TypeError("assert_compiles(expected=0) needs warm_up=: the log of a call that compiled")
+    proof = warm_up if expected == 0 else log
+    if proof.count == 0:
+        fail(sentence(f"{what} compiled nothing for "
+                      f"{'its first call' if expected == 0 else calls}: {NOT_COMPILED}.",
+                      f"See {DOCS}/jit-compilation.html"), "not-jitted")
+    n = log.count
+    if (expected is not None and n == expected) or (at_most is not None and n <= at_most):
+        return
+    want = f"exactly {expected}" if expected is not None else f"at most {at_most}"
+    times = "once" if n == 1 else f"{n} times"
+    too_few = expected is not None and n < expected
+    reason = ("fewer compiles than calls that need a new program: is the function still "
+              "wrapped in jax.jit, and does each new shape reach it?") if too_few else (why or RECOMPILE_CAUSES)
+    fail(f"{what} compiled {times} for {calls}; expected {want}. {reason.rstrip('.')}. "
+         f"See {DOCS}/jit-compilation.html", "not-jitted" if too_few else "recompiles")
+
+
+def assert_jitted(fn: Callable, *args: Any, what: str, **kwargs: Any) -> None:
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work."""
+    __tracebackhide__ = True
+    from grader.checks.programs import traced_jaxpr
+
+    jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
+    top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
+    if not top & {"jit", "pjit", "xla_pmap", "shard_map"}:
+        fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
+             f"See {DOCS}/jit-compilation.html", "not-jitted")

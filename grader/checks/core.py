@@ -1,0 +1,83 @@
+"""What every check helper shares: the failure type, its codes, and value formatting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+DOCS = "https://docs.jax.dev/en/latest"
+
+# Every teaching failure carries one of these short codes, so a class report can
+# group failures by the JAX idea they reveal. Keep codes stable: results files and
+# gradebooks store them. code -> what the learner's answer got wrong, as a phrase.
+FAILURE_CODES = {
+    "wrong-values": "returns wrong values",
+    "wrong-shape": "returns the wrong shape or dtype",
+    "recompiles": "recompiles when it should not",
+    "not-jitted": "is not compiled with jax.jit",
+    "mutates-input": "changes its input in place",
+    "stale-global": "bakes in a global at trace time",
+    "trace-time-effect": "runs a side effect only while tracing",
+    "not-distributed": "does not run the work on the devices",
+    "wrong-sharding": "leaves the result on the wrong devices or sharding",
+    "wrong-collective": "communicates between devices the wrong way",
+    "host-transfer": "moves data through the host",
+    "key-reuse": "reuses a PRNG key",
+    "not-donated": "does not donate the buffers",
+    "unrolled": "unrolls a loop into the program",
+    "wrong-tool": "does not use the JAX tool the task names",
+    "device-count": "assumes a fixed number of devices",
+    "multi-process": "does not coordinate the processes",
+    "traced-value": "uses a traced value where Python needs a concrete one",
+    "numpy-on-tracer": "hands a traced value to NumPy",
+    "leaked-tracer": "leaks a tracer out of a transformation",
+    "static-argument": "marks the wrong arguments static",
+    "precision": "loses precision or uses the wrong dtype",
+    "todo": "is not attempted yet (still a TODO)",
+    "missing": "is missing a file or a function",
+    "syntax-error": "does not parse",
+    "import-error": "fails while being imported",
+    "error": "raises an error",
+    "timeout": "runs too long (an endless loop?)",
+    "memory-limit": "uses too much memory",
+    "crash": "crashes the check process",
+    "not-run": "was not run (an earlier check of the exercise failed hard)",
+}
+
+
+class KataFailure(AssertionError):
+    """A check failed for a reason the message explains in JAX terms.
+
+    `code` is one of FAILURE_CODES: what kind of mistake this is. The plugin
+    shows only the message (no traceback into the helpers): the message is
+    written for the learner.
+    """
+
+    def __init__(self, message: str, code: str = "wrong-values") -> None:
+        if code not in FAILURE_CODES:
+            raise ValueError(f"unknown failure code {code!r}: add it to FAILURE_CODES")
+        super().__init__(message)
+        self.code = code
+
+
+def fail(message: str, code: str = "wrong-values") -> None:
+    """Fail the current check with a teaching message and the kind of mistake (a FAILURE_CODES key)."""
+    __tracebackhide__ = True
+    raise KataFailure(message, code)
+
+
+def short(value: Any) -> str:
+    """A value on one line, short enough for pytest's summary and the grader's table."""
+    if hasattr(value, "shape") and np.ndim(value) == 0:
+        item = np.asarray(value).item()
+        return f"{item:.6g}" if isinstance(item, float) else repr(item)
+    text = np.array2string(np.asarray(value), precision=4, threshold=12, edgeitems=3) \
+        if hasattr(value, "shape") else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def sentence(*parts: str) -> str:
+    """Join message parts with single spaces, skipping empty ones (hints are often empty)."""
+    return " ".join(part.strip() for part in parts if part and part.strip())

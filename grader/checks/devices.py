@@ -1,0 +1,316 @@
+"""Where arrays live, how they are sharded, whether buffers were donated, and other device counts."""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import hmac
+import inspect
+import json
+import os
+import select
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+
+from grader.checks.core import DOCS, KataFailure, fail, sentence
+
+SHARDING_DOCS = f"{DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
+DONATION_DOCS = f"{DOCS}/faq.html#buffer-donation"
+
+
+def _devices(devices: set[Any]) -> str:
+    ids = sorted(d.id for d in devices)
+    return f"device {ids[0]}" if len(ids) == 1 else f"devices {ids}"
+
+
+def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint: str = "") -> None:
+    """Every array leaf of `x` lives on exactly these devices."""
+    __tracebackhide__ = True
+    want = set(devices)
+    for leaf in jax.tree.leaves(x):
+        if not isinstance(leaf, jax.Array):
+            fail(sentence(f"{what} returned a {type(leaf).__name__}, not a jax.Array: it lives on the host.",
+                          hint), "host-transfer")
+        got = set(leaf.devices())
+        if got != want:
+            fail(sentence(f"{what} is on {_devices(got)}; expected {_devices(want)}.", hint,
+                          f"See {DOCS}/sharded-computation.html"), "wrong-sharding")
+
+
+def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,
+                    n_devices: int | None = None, hint: str = "") -> None:
+    """`x` is sharded as asked: partition spec, per-shard shape and how many devices hold it."""
+    __tracebackhide__ = True
+    if not isinstance(x, jax.Array):
+        fail(sentence(f"{what} is a {type(x).__name__}, not a jax.Array.", hint), "host-transfer")
+    sharding = x.sharding
+    if spec is not None:
+        got = getattr(sharding, "spec", None)
+        if got is None or tuple(got) + (None,) * (x.ndim - len(got)) != tuple(spec) + (None,) * (x.ndim - len(spec)):
+            fail(sentence(f"{what} has sharding {sharding}; expected PartitionSpec{tuple(spec)}.", hint,
+                          f"See {SHARDING_DOCS}"), "wrong-sharding")
+    if shard_shape is not None:
+        got_shape = sharding.shard_shape(x.shape)
+        if tuple(got_shape) != tuple(shard_shape):
+            fail(sentence(f"{what}: each shard has shape {tuple(got_shape)}; expected {tuple(shard_shape)}.",
+                          hint), "wrong-sharding")
+    if n_devices is not None:
+        held = {shard.device for shard in x.addressable_shards}
+        if len(held) != n_devices:
+            fail(sentence(f"{what} is spread over {len(held)} device(s); expected {n_devices}.", hint),
+                 "wrong-sharding")
+
+
+def assert_replicated(x: jax.Array, *, what: str, hint: str = "") -> None:
+    """Every device holds the whole of `x`, and all copies agree."""
+    __tracebackhide__ = True
+    if not x.sharding.is_fully_replicated:
+        fail(sentence(f"{what} is not replicated (sharding {x.sharding}): each device holds only part of it. "
+                      f"A collective such as lax.psum/all_gather makes every device hold the whole.", hint),
+             "wrong-sharding")
+    first = np.asarray(x.addressable_shards[0].data)
+    for shard in x.addressable_shards[1:]:
+        if not np.array_equal(np.asarray(shard.data), first):
+            fail(sentence(f"{what} differs between devices {x.addressable_shards[0].device.id} and "
+                          f"{shard.device.id}.", hint), "wrong-collective")
+
+
+def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
+    """Each of `jax.devices()` holds its own, equal slice of `x`'s leading axis.
+
+    That is how `pmap` (or a jit whose leading axis is sharded) returns results:
+    device i keeps the rows it computed. A result on one device, or a whole copy
+    on every device, fails. (Placement only: `assert_runs_on_devices` proves
+    the work itself ran per device.)
+    """
+    __tracebackhide__ = True
+    if not isinstance(x, jax.Array):
+        fail(sentence(f"{what} returned a {type(x).__name__}, not a jax.Array.", hint), "host-transfer")
+    devices = set(jax.devices())
+    n, rows = len(devices), (x.shape[0] if x.ndim else 0)
+    shards = x.addressable_shards
+    held = {shard.device for shard in shards}
+    if held != devices or len(shards) != n:
+        fail(sentence(f"{what} is on {_devices(held)}; expected one slice of its leading axis on each of "
+                      f"the {n} devices, left where each device computed it.", hint,
+                      f"See {SHARDING_DOCS}"), "wrong-sharding")
+    starts = set()
+    for shard in shards:
+        index = shard.index[0] if shard.index else slice(None)
+        start, stop, _ = index.indices(rows)
+        if rows % n or stop - start != rows // n or tuple(shard.data.shape[1:]) != tuple(x.shape[1:]):
+            fail(sentence(f"{what}: device {shard.device.id} holds a block of shape {tuple(shard.data.shape)} "
+                          f"of the shape-{tuple(x.shape)} result; expected its own contiguous {rows // n} of "
+                          f"the {rows} leading rows. The result was gathered or rearranged across devices "
+                          f"after the per-device work.", hint), "wrong-sharding")
+        starts.add(start)
+    if len(starts) != n:
+        fail(sentence(f"{what}: several devices hold the same rows; expected each device to hold its own "
+                      f"slice of the leading axis.", hint), "wrong-sharding")
+
+
+# --- donation -----------------------------------------------------------------------------------
+
+
+def _pointers(leaf: Any) -> list[int]:
+    return [shard.data.unsafe_buffer_pointer() for shard in leaf.addressable_shards]
+
+
+def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: str = "") -> Any:
+    """Run `call()`; every array leaf of `donated` must have been donated to it.
+
+    Donated means the call's compiled program took the buffer over: the input
+    is deleted *and* an output lives in the same memory. A deleted input whose
+    memory no output reuses was freed by hand (`x.delete()`) after a fresh
+    buffer was allocated: the peak memory donation saves was paid anyway.
+    Returns what `call()` returned.
+    """
+    __tracebackhide__ = True
+    flat = jax.tree_util.tree_flatten_with_path(donated)[0]
+    named = [(jax.tree_util.keystr(path) or "the argument", leaf) for path, leaf in flat
+             if isinstance(leaf, jax.Array)]
+    before = {name: _pointers(leaf) for name, leaf in named}
+    out = call()
+    jax.block_until_ready(out)
+    reused = {ptr for leaf in jax.tree.leaves(out) if isinstance(leaf, jax.Array) and not leaf.is_deleted()
+              for ptr in _pointers(leaf)}
+    alive = [name for name, leaf in named if not leaf.is_deleted()]
+    if alive:
+        fail(sentence(f"after {what} the donated input(s) {', '.join(alive)} are still alive (is_deleted() "
+                      f"is False): their memory was not handed to the output, so old and new values were "
+                      f"both held at once. Donation is asked for when the function is jitted, and only "
+                      f"happens in a jitted call.", hint, f"See {DONATION_DOCS}"), "not-donated")
+    elsewhere = [name for name, _ in named if not set(before[name]) & reused]
+    if elsewhere:
+        fail(sentence(f"after {what} the input(s) {', '.join(elsewhere)} are deleted, but no output uses "
+                      f"their memory: the output was written to a new buffer and the input freed "
+                      f"afterwards (by hand, with delete()?). That is not donation: with donation the "
+                      f"compiled program writes its output into the donated buffer, so the memory is "
+                      f"never needed twice.", hint, f"See {DONATION_DOCS}"), "not-donated")
+    return out
+
+
+def lowered_donations(fn: Callable, *args: Any, **kwargs: Any) -> list[int]:
+    """Indices of the flat inputs the lowered program marks as donated (aliased to an output).
+
+    `fn` must be a jitted function (it needs `.lower`); JAX writes donation into
+    the lowered module as `tf.aliasing_output` / `jax.buffer_donor` attributes.
+    """
+    text = fn.lower(*args, **kwargs).as_text()
+    main = next((line for line in text.splitlines() if "func.func public @main" in line), "")
+    arguments = main.split("(", 1)[1].split(") ->", 1)[0] if "(" in main else ""
+    parts = [part for part in arguments.split("%arg")[1:]]
+    return [i for i, part in enumerate(parts) if "tf.aliasing_output" in part or "jax.buffer_donor" in part]
+
+
+# --- the same check with another number of devices -----------------------------------------------
+
+
+class _Worker:
+    """A helper Python process with its own number of CPU devices, running checks on request."""
+
+    def __init__(self, n_devices: int) -> None:
+        self.n = n_devices
+        to_worker_read, self._to_worker = os.pipe()
+        self._from_worker, from_worker_write = os.pipe()
+        env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-B", "-m", "grader.checks.worker", str(n_devices),
+             str(to_worker_read), str(from_worker_write)],
+            pass_fds=(to_worker_read, from_worker_write), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        os.close(to_worker_read)
+        os.close(from_worker_write)
+        self._buffer = b""
+        # The worker reads this key before it imports any learner code and signs every answer,
+        # so code under test that finds the reply pipe cannot forge a pass.
+        self._key = os.urandom(32)
+        os.write(self._to_worker, (json.dumps({"key": self._key.hex()}) + "\n").encode())
+
+    def ask(self, request: dict) -> dict:
+        os.write(self._to_worker, (json.dumps(request) + "\n").encode())
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([self._from_worker], [], [], 1.0)
+            if not ready:
+                if self.process.poll() is not None:
+                    break
+                continue
+            chunk = os.read(self._from_worker, 1 << 16)
+            if not chunk:
+                break
+            self._buffer += chunk
+        if b"\n" not in self._buffer:
+            self.process.wait()
+            stderr = (self.process.stderr.read() or b"").decode(errors="replace").strip().splitlines()
+            return {"kind": "crash", "message": (stderr or ["no output"])[-1][:300],
+                    "code": self.process.returncode}
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        answer = json.loads(line)
+        mac = answer.pop("mac", "")
+        if not hmac.compare_digest(mac, sign(self._key, answer)):
+            return {"kind": "crash", "message": "a forged answer came back from the helper process"}
+        return answer
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for fd in (self._to_worker, self._from_worker):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+_WORKERS: dict[int, _Worker] = {}
+_ANSWERS: dict[tuple, dict] = {}  # one run per (device count, check, exercise content)
+
+
+def start_worker(n_devices: int) -> None:
+    """Start the helper process for `n_devices` now, so it has imported JAX by the time it is needed."""
+    worker = _WORKERS.get(n_devices)
+    if worker is None or worker.process.poll() is not None:
+        _WORKERS[n_devices] = _Worker(n_devices)
+
+
+@atexit.register
+def stop_workers() -> None:
+    for worker in _WORKERS.values():
+        worker.stop()
+    _WORKERS.clear()
+
+
+def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> None:
+    """Run `check(exercise)` again in a helper process that has `n_devices` CPU devices.
+
+    Every check runs with 8 devices, so an answer that hard-codes 8 (a mesh
+    shape, ring pairs, a block count) cannot be told from one that reads
+    `jax.device_count()`. This reruns a check function with another count.
+    `check` must be a module-level function of the check file; it gets a fresh
+    import of the exercise in the helper process, and its failure comes back
+    as this check's failure.
+    """
+    __tracebackhide__ = True
+    source = Path(exercise.module.__file__)
+    check_file = Path(inspect.getfile(check))
+    key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
+    if key not in _ANSWERS:
+        start_worker(n_devices)
+        worker = _WORKERS[n_devices]
+        try:
+            _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
+                                        "exercise": str(source), "label": exercise.label})
+        except BaseException:
+            worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
+            _WORKERS.pop(n_devices, None)
+            raise
+        if _ANSWERS[key]["kind"] == "crash":
+            _WORKERS.pop(n_devices).stop()
+    answer = _ANSWERS[key]
+    kind, message = answer["kind"], answer.get("message", "")
+    where = f"with {n_devices} devices instead of {jax.device_count()}"
+    if kind == "ok":
+        return
+    if kind == "todo":
+        raise NotImplementedError(message)
+    if kind == "crash":
+        fail(f"{where}, the check process crashed ({message}).", "crash")
+    if kind == "failure" and answer.get("code") in ("todo", "timeout", "missing", "syntax-error"):
+        fail(message, answer["code"])
+    lesson = ("The same check passes or fails on the device count alone: read the number of devices "
+              "from jax.device_count() (or the mesh you are given) instead of writing 8.")
+    fail(f"{where}: {message} {lesson}", "device-count")
+
+
+def sign(key: bytes, answer: dict) -> str:
+    return hmac.new(key, json.dumps(answer, sort_keys=True).encode(), hashlib.sha256).hexdigest()
+
+
+def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str) -> dict:
+    """Run one check function on a fresh import of the exercise (inside the helper process)."""
+    import importlib.util
+
+    from grader.explain import explain, headline
+    from grader.plugin import load_exercise
+
+    try:
+        spec = importlib.util.spec_from_file_location(f"kata_devices_check_{abs(hash(check_file))}", check_file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        getattr(module, function)(load_exercise(Path(exercise_file), label))
+    except KataFailure as failure:
+        return {"kind": "failure", "message": str(failure), "code": failure.code}
+    except NotImplementedError as error:
+        return {"kind": "todo", "message": str(error)}
+    except Exception as error:  # noqa: BLE001 - the learner's error is the answer
+        known = explain(error)
+        text = headline(error) + (f". {known.idea}" if known is not None and known.idea else "")
+        return {"kind": "failure", "message": f"{exercise_file.rsplit('/', 1)[-1]} raised {text}",
+                "code": known.code if known is not None else "error"}
+    return {"kind": "ok"}

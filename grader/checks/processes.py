@@ -1,0 +1,194 @@
+"""Several JAX processes on this machine, as on the hosts of a cluster."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+
+from grader.checks.core import DOCS, fail
+
+# What each process runs: plain Python (no pytest), so a learner's module sees a
+# JAX exactly like `python my_script.py` on one host of a cluster would.
+_PROCESS_MAIN = r"""
+import importlib.util, json, sys, traceback
+path, name, coordinator, count, index, n_devices, out = sys.argv[1:8]
+import jax
+import numpy as np
+jax.config.update("jax_platforms", "cpu")
+jax.config.update("jax_num_cpu_devices", int(n_devices))
+
+def plain(value):
+    if isinstance(value, jax.Device):
+        return value.id
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    if hasattr(value, "__array__"):
+        return np.asarray(value).tolist()
+    raise TypeError(f"cannot send a {type(value).__name__} back to the check")
+
+try:
+    spec = importlib.util.spec_from_file_location("kata_process_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = getattr(module, name)(coordinator, int(count), int(index))
+    # What JAX itself says once the learner's code has run: proof the processes joined,
+    # whatever the function returned.
+    observed = {"process_count": jax.process_count(), "process_index": jax.process_index(),
+                "device_count": jax.device_count(), "local_device_count": jax.local_device_count()}
+    text = json.dumps({"ok": True, "result": result, "observed": observed}, default=plain)
+except BaseException as error:
+    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
+    text = json.dumps({"ok": False, "error": type(error).__name__, "message": str(error),
+                       "line": lines[-1] if lines else None})
+with open(out, "w", encoding="utf-8") as file:
+    file.write(text)
+if not json.loads(text)["ok"]:
+    import os
+    os._exit(3)  # skip jax.distributed's exit barrier: the peers may never reach it
+"""
+
+_PROCESS_RUNS: dict[tuple, tuple[str, Any]] = {}  # one launch per (file content, function, sizes)
+MULTI_PROCESS_DOCS = f"{DOCS}/multi_process.html"
+
+
+def run_in_processes(module_file: str, function: str, *, what: str, n_processes: int = 2,
+                     devices_per_process: int | None = None, timeout: float = 45.0,
+                     observed: bool = False) -> list[Any]:
+    """Run `function(coordinator, n_processes, process_id)` from `module_file` in
+    `n_processes` fresh Python processes on this machine; return their results in
+    process order.
+
+    Each process is a plain Python interpreter (no pytest) with
+    `devices_per_process` CPU devices (default: this process's device count
+    split between them), the coordinator is `127.0.0.1:<a free port>`, and
+    results come back as JSON (arrays as lists, devices as their ids). With
+    `observed=True` each entry is `(result, observed)`, where `observed` is what
+    JAX reported in that process after the function returned
+    (`process_count`, `process_index`, `device_count`, `local_device_count`):
+    proof the processes really joined, whatever the function returned. The
+    whole launch is bounded by `timeout`: a process waiting for a peer that
+    never joins is killed and the check fails instead of hanging. Results (and
+    failures) are remembered per file content, so several checks of one
+    exercise share one launch.
+
+    Raises:
+      NotImplementedError when a process hit the exercise's TODO, so a stub
+        fails like any other unfinished exercise.
+      KataFailure when a process raised, crashed or did not finish in time.
+    """
+    __tracebackhide__ = True
+    import hashlib
+    from pathlib import Path
+
+    path = Path(module_file).resolve()
+    per = devices_per_process or max(1, jax.device_count() // n_processes)
+    key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest(), function, n_processes, per)
+    if key not in _PROCESS_RUNS:
+        for _ in range(2):  # the free port can be taken between choosing it and binding it: retry once
+            _PROCESS_RUNS[key] = _launch_processes(path, function, what, n_processes, per, timeout)
+            if _PROCESS_RUNS[key][0] != "port taken":
+                break
+        if _PROCESS_RUNS[key][0] == "port taken":
+            _PROCESS_RUNS[key] = ("fail", f"{what}: the coordinator could not bind a free port twice "
+                                          f"({_PROCESS_RUNS[key][1]}): the machine is short of ports")
+    kind, value = _PROCESS_RUNS[key]
+    if kind == "todo":
+        raise NotImplementedError(value)
+    if kind == "fail":
+        fail(value, "multi-process")
+    return value if observed else [result for result, _ in value]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
+                      timeout: float) -> tuple[str, Any]:
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    coordinator = f"127.0.0.1:{_free_port()}"
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    with tempfile.TemporaryDirectory(prefix="katas-processes-") as scratch:
+        folder = Path(scratch)
+        children, logs = [], []
+        for i in range(n):
+            log = open(folder / f"log-{i}.txt", "w+", encoding="utf-8", errors="replace")
+            logs.append(log)
+            children.append(subprocess.Popen(
+                [sys.executable, "-c", _PROCESS_MAIN, str(path), function, coordinator, str(n), str(i),
+                 str(per), str(folder / f"result-{i}.json")],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                start_new_session=True))
+        deadline = time.monotonic() + timeout
+        timed_out = False
+        while any(c.poll() is None for c in children):
+            # Once one process has failed, its peers are stuck waiting for it: stop soon.
+            if any(c.returncode not in (None, 0) for c in children):
+                deadline = min(deadline, time.monotonic() + 3.0)
+            if time.monotonic() > deadline:
+                timed_out = True
+                break
+            time.sleep(0.05)
+        stuck = [i for i, c in enumerate(children) if c.poll() is None]
+        for child in children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        reports, crashes = [], []
+        for i, child in enumerate(children):
+            result = folder / f"result-{i}.json"
+            reports.append(json.loads(result.read_text()) if result.exists() else None)
+            logs[i].seek(0)
+            crashes.append(_last_error_line(logs[i].read()))
+            logs[i].close()
+
+    taken = [line for line in crashes if "already in use" in line.lower() or "failed to add port" in line.lower()]
+    if taken:
+        return "port taken", taken[0]
+    for report in reports:
+        if report and not report["ok"] and report["error"] == "NotImplementedError":
+            return "todo", report["message"]
+    for i, report in enumerate(reports):
+        if report and not report["ok"]:
+            where = f" at line {report['line']} of {path.name}" if report["line"] else ""
+            return "fail", (f"{what}: process {i} of {n} raised {report['error']}{where}: "
+                            f"{report['message'][:400]}")
+    if timed_out and stuck:
+        return "fail", (
+            f"{what}: process(es) {stuck} of {n} did not finish within {timeout:g} s and were "
+            f"stopped. A process waiting for a peer that never arrives hangs: "
+            f"jax.distributed.initialize waits until all num_processes processes, each with its own "
+            f"process_id, have joined, and a collective waits until every process reaches it. "
+            f"Pass on the coordinator address, num_processes and process_id you are given. "
+            f"See {MULTI_PROCESS_DOCS}")
+    for i, (report, child) in enumerate(zip(reports, children)):
+        if report is None:
+            code = child.returncode
+            how = f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}"
+            return "fail", (
+                f"{what}: process {i} of {n} {how} before returning ({crashes[i]}). A process "
+                f"aborts when jax.distributed.initialize times out waiting for its peers (a wrong "
+                f"num_processes or two processes with the same process_id) or when a peer it "
+                f"was talking to died. See {MULTI_PROCESS_DOCS}")
+    return "ok", [(report["result"], report["observed"]) for report in reports]
+
+
+def _last_error_line(log: str) -> str:
+    """The most telling line of a crashed process's output, for the failure message."""
+    lines = [line.strip() for line in log.splitlines() if line.strip() and not line.startswith("[Gloo]")]
+    telling = [line for line in lines if "rror" in line or line.startswith(("F0", "E0"))]
+    text = (telling or lines or ["no output"])[-1]
+    return text if len(text) <= 300 else text[:297] + "..."

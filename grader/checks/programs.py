@@ -1,0 +1,342 @@
+"""What a function's program does: its jaxpr, its loops, its per-device parts, its compiled HLO.
+
+Values can be produced in many ways; the program shows which. These helpers
+read the traced jaxpr (nested jaxprs included) or the compiled, partitioned
+HLO, so a check can prove where the work ran and which tool did it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.extend
+
+from grader.checks.core import DOCS, KataFailure, fail, sentence
+
+MAPPED = ("shard_map", "xla_pmap")
+COLLECTIVES = frozenset({"psum", "psum_invariant", "pmax", "pmin", "ppermute", "all_gather",
+                         "all_gather_invariant", "all_to_all", "psum_scatter", "reduce_scatter"})
+CALLBACKS = frozenset({"pure_callback", "io_callback"})
+HLO_COLLECTIVES = ("all-reduce", "all-gather", "collective-permute", "all-to-all", "reduce-scatter")
+SHARD_MAP_DOCS = f"{DOCS}/notebooks/shard_map.html"
+
+
+def _all_eqns(jaxpr: Any) -> Iterator[Any]:
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            yield from _all_eqns(sub)
+
+
+def traced_jaxpr(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
+    """`jax.make_jaxpr` of fn(*args, **kwargs); a failure to trace becomes the lesson for that error."""
+    __tracebackhide__ = True
+    try:
+        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+    except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+            jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError) as error:
+        from grader.explain import explain
+
+        known = explain(error)
+        fail(sentence(f"{what} cannot be traced with abstract inputs: {known.headline}.", known.idea,
+                      f"See {known.link}"), known.code)
+
+
+def jaxpr_primitives(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> list[str]:
+    """Primitive names of the traced program, nested jaxprs included, in order."""
+    __tracebackhide__ = True
+    return program_of(fn, *args, what=what, **kwargs).primitives()
+
+
+def jaxpr_size(fn: Callable, *args: Any, **kwargs: Any) -> int:
+    """How many equations the traced program holds, nested jaxprs included."""
+    return len(jaxpr_primitives(fn, *args, **kwargs))
+
+
+# --- a traced program and its per-device parts ----------------------------------------------
+
+
+@dataclass
+class MappedCall:
+    """One `shard_map` (or legacy pmap) in a program: the per-device part of the work."""
+
+    eqn: Any
+
+    @property
+    def axis_sizes(self) -> dict[str, int]:
+        mesh = self.eqn.params.get("mesh")
+        if mesh is not None:
+            manual = self.eqn.params.get("manual_axes") or self.eqn.params.get("newly_manual_axes") \
+                or frozenset(mesh.axis_names)
+            return {name: size for name, size in mesh.shape.items() if name in manual}
+        return {str(self.eqn.params.get("axis_name")): int(self.eqn.params.get("axis_size", 1))}
+
+    @property
+    def n_devices(self) -> int:
+        return math.prod(self.axis_sizes.values())
+
+    @property
+    def body(self) -> Any:
+        return self.eqn.params.get("jaxpr") or self.eqn.params.get("call_jaxpr")
+
+    @property
+    def inputs(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(global shape, per-device shape) of each operand."""
+        body = getattr(self.body, "jaxpr", self.body)
+        return [(tuple(outer.aval.shape), tuple(inner.aval.shape))
+                for outer, inner in zip(self.eqn.invars, body.invars)]
+
+    def primitives(self) -> list[str]:
+        return [eqn.primitive.name for eqn in _all_eqns(self.body)]
+
+
+@dataclass
+class Program:
+    """A traced program: `program_of(fn, *args)`."""
+
+    jaxpr: Any
+
+    def primitives(self) -> list[str]:
+        return [eqn.primitive.name for eqn in _all_eqns(self.jaxpr)]
+
+    def has(self, *names: str) -> bool:
+        return bool(set(names) & set(self.primitives()))
+
+    def mapped_calls(self) -> list[MappedCall]:
+        return [MappedCall(eqn) for eqn in _all_eqns(self.jaxpr) if eqn.primitive.name in MAPPED]
+
+    def outside_mapped(self) -> list[str]:
+        """Primitives that run outside every shard_map/pmap body (on whole, global arrays)."""
+        found: list[str] = []
+
+        def walk(jaxpr: Any) -> None:
+            for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
+                found.append(eqn.primitive.name)
+                if eqn.primitive.name not in MAPPED:
+                    for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+                        walk(sub)
+
+        walk(self.jaxpr)
+        return found
+
+    def loops(self) -> list[Any]:
+        """The scan and while equations, nested ones included."""
+        return [eqn for eqn in _all_eqns(self.jaxpr) if eqn.primitive.name in ("scan", "while")]
+
+
+def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> Program:
+    """The traced program of fn(*args, **kwargs), for the helpers below or a check's own questions."""
+    __tracebackhide__ = True
+    return Program(traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"), **kwargs))
+
+
+# --- loops ------------------------------------------------------------------------------------
+
+
+def assert_not_unrolled(sizes: dict[int, int], *, what: str, hint: str = "") -> None:
+    """The jaxpr has the same size whatever the trip count.
+
+    Args:
+      sizes: trip count -> jaxpr size, e.g. {10: 12, 1000: 12}.
+    """
+    __tracebackhide__ = True
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"{n} steps -> {s} equations" for n, s in sorted(sizes.items()))
+        fail(sentence(f"{what}: the traced program grows with the number of steps ({listed}). A Python "
+                      f"loop over traced values is unrolled into the jaxpr, one copy of the body per step.",
+                      hint, f"See {DOCS}/control-flow.html"), "unrolled")
+
+
+def assert_loops_rolled(program: Program, *, what: str, max_unroll: int = 1, hint: str = "") -> None:
+    """Every scan/fori_loop in the program runs its body as a loop, not `unroll=`-copied.
+
+    Counting equations does not see `unroll=`: a scan unrolled 1000 times has a
+    one-equation jaxpr but a program with 1000 copies of its body.
+    """
+    __tracebackhide__ = True
+    for eqn in program.loops():
+        unroll = eqn.params.get("unroll", 1)
+        factor = eqn.params.get("length", 1) if unroll is True else int(unroll)
+        if factor > max_unroll:
+            fail(sentence(f"{what}: a {eqn.primitive.name} in the program is unrolled {factor} times "
+                          f"(unroll={unroll!r}), so the compiled program holds {factor} copies of the "
+                          f"loop body. A rolled loop keeps one copy whatever the trip count.",
+                          hint, f"See {DOCS}/control-flow.html"), "unrolled")
+
+
+def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
+                                   *, what: str, hint: str = "") -> None:
+    """Tracing `fn(*make_args(b))` gives a program of the same size for every batch size `b`.
+
+    A Python loop or comprehension over the examples is unrolled into one copy of
+    the per-example work per example; `jax.vmap` (or batched jnp code) traces to
+    the same program whatever the batch size.
+    """
+    __tracebackhide__ = True
+    sizes = {b: jaxpr_size(fn, *make_args(b)) for b in batch_sizes}
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"batch {b} -> {s} equations" for b, s in sorted(sizes.items()))
+        fail(sentence(f"{what}: the traced program grows with the batch size ({listed}). A Python loop or "
+                      f"comprehension over the examples is unrolled, one copy of the work per example; "
+                      f"a mapped function traces to the same program whatever the batch size.",
+                      hint, f"See {DOCS}/automatic-vectorization.html"), "unrolled")
+
+
+# --- the tool the task names ------------------------------------------------------------------
+
+
+def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
+                hint: str = "") -> None:
+    """The program contains at least one of `primitives`: the tool the task names was used.
+
+    Args:
+      tool: how the learner spells it, e.g. "lax.scan".
+    """
+    __tracebackhide__ = True
+    found = set(program.primitives())
+    if not found & set(primitives):
+        fail(sentence(f"{what} does not use {tool}: its program has no {' or '.join(sorted(primitives))} "
+                      f"(it holds {', '.join(sorted(found)) or 'nothing'}). The task is about {tool}; "
+                      f"the same numbers computed another way do not practise it.", hint), "wrong-tool")
+
+
+def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, why: str,
+                    code: str = "wrong-tool") -> None:
+    """The program contains none of `primitives` (e.g. host callbacks, a cumsum that replaces a scan)."""
+    __tracebackhide__ = True
+    found = sorted(set(program.primitives()) & set(primitives))
+    if found:
+        fail(sentence(f"{what}: its program contains {', '.join(found)}.", why), code)
+
+
+def assert_no_callbacks(program: Program, *, what: str) -> None:
+    """No host callback (`pure_callback`, `io_callback`) does the work behind JAX's back."""
+    __tracebackhide__ = True
+    assert_not_uses(program, CALLBACKS, what=what, code="host-transfer",
+                    why="A host callback runs Python/NumPy on the CPU host in the middle of the "
+                        "program: the work is not done by JAX at all. Write it with jax.numpy/lax.")
+
+
+# --- where the work ran ---------------------------------------------------------------------------
+
+
+def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int | None = None,
+                           work: tuple[str, ...] = (), split: tuple[tuple[int, ...], ...] = (),
+                           collectives: tuple[str, ...] = (), no_collectives: tuple[str, ...] | bool = (),
+                           hint: str = "", **kwargs: Any) -> Program:
+    """The work of fn(*args) runs per device, inside a shard_map (or pmap), not before or after it.
+
+    Placement of a result proves nothing about where it was computed: a result
+    computed on one device and moved with `device_put` lands in the same place.
+    This reads the program.
+
+    Args:
+      n_devices: how many devices the mapped part must span (default: all).
+      work: primitives that must run inside the per-device part and nowhere
+        else, e.g. ("conv_general_dilated",).
+      split: global shapes of arrays each device must see only its share of
+        (a device given the whole batch is not data parallel).
+      collectives: collectives that must appear in the per-device part (any one of them).
+      no_collectives: collectives that must not appear (True: none at all).
+    Returns:
+      The program, for further questions.
+    """
+    __tracebackhide__ = True
+    n = n_devices or jax.device_count()
+    program = program_of(fn, *args, what=what, **kwargs)
+    calls = program.mapped_calls()
+    if not calls:
+        moved = " The result was moved into place afterwards by device_put." \
+            if "device_put" in program.primitives() else ""
+        fail(sentence(f"{what} ran on one device: its program has no pmap or shard_map, so one device "
+                      f"computed everything.{moved} Put the work, not just the result, on the devices.",
+                      hint, f"See {SHARD_MAP_DOCS}"), "not-distributed")
+    wide = [c for c in calls if c.n_devices == n]
+    if not wide:
+        sizes = sorted({c.n_devices for c in calls})
+        fail(sentence(f"{what} maps its work over {sizes} device(s); expected all {n}. The number of "
+                      f"devices comes from jax.device_count() (or the mesh you are given), never a "
+                      f"fixed number.", hint), "device-count")
+    outside = set(program.outside_mapped())
+    inside = {p for c in wide for p in c.primitives()}
+    for name in work:
+        if name not in inside:
+            fail(sentence(f"{what}: the {name} work does not run inside the per-device program; "
+                          f"each device should do its own share of it.", hint,
+                          f"See {SHARD_MAP_DOCS}"), "not-distributed")
+        if name in outside:
+            fail(sentence(f"{what}: {name} also runs outside the per-device program, on the whole "
+                          f"array: that part of the work is not spread over the devices.", hint),
+                 "not-distributed")
+    for shape in split:
+        entering = [(g, d) for c in wide for g, d in c.inputs if g == tuple(shape)]
+        whole = [d for g, d in entering if math.prod(d) * n != math.prod(g)]
+        if not entering or whole:
+            per = whole[0] if whole else None
+            fail(sentence(f"{what}: the shape-{tuple(shape)} input "
+                          + (f"reaches every device whole (each device sees shape {per})"
+                             if per is not None else "does not enter the per-device program split")
+                          + f"; expected each of the {n} devices to get its own 1/{n} of it, so each "
+                            f"computes on its shard only.", hint, f"See {SHARD_MAP_DOCS}"), "not-distributed")
+    used = {p for p in inside if p in COLLECTIVES}
+    if collectives and not used & set(collectives):
+        fail(sentence(f"{what}: the per-device program uses {sorted(used) or 'no collective'}; expected "
+                      f"{' or '.join(collectives)} to combine the devices' results.", hint,
+                      f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    banned = used if no_collectives is True else used & set(no_collectives or ())
+    if banned:
+        fail(sentence(f"{what}: the per-device program uses {', '.join(sorted(banned))}, which this "
+                      f"task avoids.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    return program
+
+
+@dataclass
+class CompiledProgram:
+    """The optimised, partitioned HLO of a jitted call: what each device actually runs."""
+
+    text: str
+
+    def collectives(self) -> Counter:
+        """HLO collective ops (all-reduce, all-gather, collective-permute, ...) and how many of each."""
+        found = Counter()
+        for line in self.text.splitlines():
+            match = re.search(r"=\s*\S+\s+(" + "|".join(HLO_COLLECTIVES) + r")(-start)?\(", line)
+            if match:
+                found[match.group(1)] += 1
+        return found
+
+    def parameter_shapes(self) -> list[tuple[int, ...]]:
+        """Per-device shapes of the entry computation's parameters."""
+        entry = self.text[self.text.find("ENTRY"):]
+        shapes = []
+        for match in re.finditer(r"=\s*\w+\[([0-9,]*)\][^\n]*?parameter\((\d+)\)", entry.split("\n}\n")[0]):
+            shapes.append((int(match.group(2)), tuple(int(d) for d in match.group(1).split(",") if d)))
+        return [shape for _, shape in sorted(shapes)]
+
+
+def compiled_program(fn: Callable, *args: Any, what: str, **kwargs: Any) -> CompiledProgram:
+    """Lower and compile fn(*args) with the arguments' shardings; the per-device HLO."""
+    __tracebackhide__ = True
+    try:
+        compiled = jax.jit(lambda *a: fn(*a, **kwargs)).lower(*args).compile()
+    except KataFailure:
+        raise
+    except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+            jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError):
+        traced_jaxpr(fn, *args, what=what, **kwargs)  # fails with the lesson for the error
+        raise
+    return CompiledProgram(compiled.as_text())
+
+
+def per_device_shape(shape: tuple[int, ...], spec: Any, mesh: Any) -> tuple[int, ...]:
+    """The shard shape of a global `shape` laid out as `spec` over `mesh` (for messages and checks)."""
+    from jax.sharding import NamedSharding
+
+    return tuple(NamedSharding(mesh, spec).shard_shape(tuple(shape)))
