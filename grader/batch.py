@@ -32,6 +32,7 @@ from grader.limits import Limits
 from grader.manifest import Exercise
 from grader.plugin import resolve_target
 from grader.reports import to_json
+from grader.sandbox import Isolation
 
 MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
 MAX_ZIP_FILES = 5000
@@ -132,7 +133,8 @@ def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fin
 
 
 def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,
-              previous: dict | None, regrade: bool, user: str | None) -> tuple[dict, bool]:
+              previous: dict | None, regrade: bool, user: str | None,
+              isolation: Isolation | None = None) -> tuple[dict, bool]:
     """The student's result record, and whether it was reused from the last run."""
     try:
         digest = submission_hash(submission, exercises, fingerprint, limits)
@@ -146,7 +148,8 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
             if not any((files / e.path).is_file() for e in exercises):
                 raise Ungradable("no exercise files found (expected e.g. "
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
-            report = grade(files, label=submission.name, only=exercises, limits=limits, user=user)
+            report = grade(files, label=submission.name, only=exercises, limits=limits, user=user,
+                           isolation=isolation)
             record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
@@ -215,7 +218,7 @@ class ProgressLine:
 
 
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
-              workers: int, regrade: bool, user: str | None) -> int:
+              workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None) -> int:
     submissions = find_submissions(folder)
     students = out / "students"
     students.mkdir(parents=True, exist_ok=True)
@@ -245,7 +248,8 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
             write_tables()
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, records.get(s.name), regrade, user): s
+        futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, records.get(s.name), regrade, user,
+                               isolation): s
                    for s in submissions}
         for future in as_completed(futures):
             submission = futures[future]

@@ -1,8 +1,10 @@
 """`grader` subcommands that set up a course: release, classroom-workflow, gradescope-bundle.
 
 - `release OUT_DIR`: the student repository: stubs, visible checks, manifest,
-  the grader, the solutions packed (for `grader solution`), a README, and the
-  GitHub Classroom workflow. No readable solutions, no hidden checks, no tests/.
+  the grader, a README, and the GitHub Classroom workflow. No solutions (with
+  `--with-solutions`, packed for `grader solution`: readable by any student
+  who unpacks them, so only for courses where they are not secret), no hidden
+  checks, no tests/.
 - `classroom-workflow`: that workflow. It pins the SHA-256 of every file a
   student must not change and grades with a verified copy of them, outside
   the student's checkout.
@@ -100,7 +102,8 @@ def student_pyproject(repo: Path = REPO_ROOT) -> str:
     lines += ["", "[tool.setuptools.packages.find]", 'include = ["grader*"]', "",
               "[tool.pytest.ini_options]", "# `pytest` alone runs every exercise's checks, in teaching order.",
               'testpaths = ["exercises"]']
-    lines += [f"{key} = {_toml(pytest_options[key])}" for key in ("addopts", "timeout", "markers")
+    lines += [f"{key} = {_toml(pytest_options[key])}" for key in ("addopts", "timeout", "kata_check_timeout",
+                                                                   "markers")
               if key in pytest_options]
     return "\n".join(lines) + "\n"
 
@@ -190,13 +193,14 @@ def _check_solutions(repo: Path, exercises: tuple[Exercise, ...]) -> None:
                          f"(git checkout -- exercises/{entry.path}) before releasing")
 
 
-def release_files(repo: Path = REPO_ROOT) -> dict[str, bytes]:
+def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False) -> dict[str, bytes]:
     """Every file of the student release except its workflow: path -> content."""
     exercises = load_manifest(repo / "exercises")
     _check_solutions(repo, exercises)
     files = {path: data for path, data in _tree(repo, "exercises").items()
              if not Path(path).name.startswith("hidden_test_") and Path(path).name != PACK_NAME}
-    files[f"exercises/{PACK_NAME}"] = pack(repo / "solutions", exercises)
+    if with_solutions:
+        files[f"exercises/{PACK_NAME}"] = pack(repo / "solutions", exercises)
     files.update(_tree(repo, "grader"))
     files["conftest.py"] = (repo / "conftest.py").read_bytes()
     files["pyproject.toml"] = student_pyproject(repo).encode()
@@ -349,11 +353,18 @@ def _release_parser(commands) -> None:
 
     parser = commands.add_parser("release", help="build the student repository (instructors)",
                                  description="Write the student repository: stubs, visible checks, manifest, "
-                                             "the grader, packed solutions, README, .gitignore and the GitHub "
-                                             "Classroom workflow. No hidden checks, no readable solutions.")
+                                             "the grader, README, .gitignore and the GitHub Classroom workflow. "
+                                             "No hidden checks and, unless asked, no solutions.")
     _example(parser, "grader release ../jax-katas-course",
-             "cd ../jax-katas-course && git init && git add . && git commit -m 'JAX Katas'")
+             "cd ../jax-katas-course && git init && git add . && git commit -m 'JAX Katas'",
+             "grader release ../self-paced --with-solutions")
     parser.add_argument("out", metavar="OUT_DIR", help="a new or empty folder (a folder holding only .git is fine)")
+    parser.add_argument("--from", dest="source", metavar="CHECKOUT", type=Path, default=REPO_ROOT,
+                        help="build it from this checkout of the katas (default: the one the grader runs "
+                             "from); its exercises/ must hold the untouched stubs")
+    parser.add_argument("--with-solutions", action="store_true",
+                        help="pack the reference solutions in, for `grader solution` (self-paced courses: a "
+                             "student who unpacks the file can read every solution)")
     parser.set_defaults(run=release_command)
 
 
@@ -363,13 +374,13 @@ def release_command(args: argparse.Namespace) -> int:
         raise _usage(f"{out} is not a folder")
     if out.exists() and any(p.name != ".git" for p in out.iterdir()):
         raise _usage(f"{out} is not empty: release into a new folder")
-    files = release_files()
+    files = release_files(args.source, with_solutions=args.with_solutions)
     files[WORKFLOW_PATH] = classroom_workflow(files).encode()
     for path, data in files.items():
         dest = out / path
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
-    exercises = load_manifest(REPO_ROOT / "exercises")
+    exercises = load_manifest(args.source / "exercises")
     print(f"wrote the student repository to {out}: {len(exercises)} exercises, "
           f"{sum(e.points for e in exercises)} points, {len(files)} files")
     print("next: push it to GitHub and mark it as a template (docs/instructors.md)")

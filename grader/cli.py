@@ -63,6 +63,20 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
                         help="address-space limit per check process, MiB (default %(default)s)")
     parser.add_argument("--sandbox-user", metavar="USER",
                         help="run the check processes as this unprivileged user (the grader must run as root)")
+    parser.add_argument("--isolation", choices=("auto", "namespaces", "process"), default=None,
+                        help="how to wall check processes in: 'namespaces' (bubblewrap sandbox; fail if it "
+                             "cannot start), 'process' (limits only) or 'auto' (the sandbox when this machine "
+                             "has it; the default, or $KATAS_ISOLATION); `grader doctor` tells which you get")
+
+
+def isolation_from(args: argparse.Namespace):
+    """The isolation asked for, or a UsageProblem saying why the sandbox cannot start."""
+    from grader.sandbox import SandboxUnavailable, choose
+
+    try:
+        return choose(getattr(args, "isolation", None))
+    except SandboxUnavailable as problem:
+        raise UsageProblem(f"{problem}; `grader doctor` shows what this machine gives") from None
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
@@ -134,7 +148,7 @@ def grade_command(args: argparse.Namespace) -> int:
     own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
     cache = cache_home() if own else None
     report = grade(target, label=args.path, only=exercises, limits=limits_from(args),
-                   shared_cache=cache, user=sandbox_user(args))
+                   shared_cache=cache, user=sandbox_user(args), isolation=isolation_from(args))
     print(reports.table(report))
     outputs = {
         args.json: lambda: json.dumps(reports.to_json(report), indent=2) + "\n",
@@ -173,13 +187,14 @@ def batch_command(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise UsageProblem(f"{args.submissions} is not a folder")
     return run_batch(folder, Path(args.out), selected(args.only), limits_from(args),
-                     workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args))
+                     workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args),
+                     isolation=isolation_from(args))
 
 
 def _all_parsers() -> list:
-    from grader import classroom, learn
+    from grader import classroom, doctor, learn
 
-    return [_grade_parser, _batch_parser, *learn.PARSERS, *classroom.PARSERS]
+    return [_grade_parser, _batch_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -471,7 +471,9 @@ def solution_command(args: argparse.Namespace) -> int:
         return 1
     source = read_solution(course.repo, exercise)
     if source is None:
-        raise UsageProblem(f"this copy of the katas has no reference solution for {exercise.id}")
+        raise UsageProblem(f"{exercise.id} passes, well done. This course repository carries no reference "
+                           f"solutions (your instructor can release them with `grader release "
+                           f"--with-solutions`)")
     say(f"# {exercise.id} passes. The reference solution (solutions/{exercise.path}), to compare "
         f"with yours:", "", source.rstrip("\n"))
     return 0

@@ -51,6 +51,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="whose code the checks run on: 'exercises' (yours, the default), 'solutions' "
              "(the reference), or a path to a submission folder (a copy of exercises/ or a repo holding one)")
     group.addoption(
+        "--check-timeout", default=None, metavar="S", type=float,
+        help="time limit per exercise check, seconds (default: the kata_check_timeout ini value, 60)")
+    parser.addini("kata_check_timeout", "time limit per exercise check, seconds (pytest's own `timeout` "
+                                        "guards the project's tests against hangs)", default="60")
+    group.addoption(
         "--kata-channel", default=None, metavar="FD", type=int,
         help="(used by `grader`) read the result channel's key from descriptor FD and report "
              "each check over it, signed")
@@ -461,6 +466,11 @@ class LessonRepr:
 _TIMER = pytest.StashKey["_CheckTimer"]()
 
 
+def check_timeout(config: pytest.Config) -> float:
+    """Seconds one exercise check may run: --check-timeout, else the kata_check_timeout ini value."""
+    return config.getoption("check_timeout") or float(config.getini("kata_check_timeout"))
+
+
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     """pytest-timeout's timer, replaced for exercise checks (the project's tests keep the original).
@@ -477,7 +487,7 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     if entry is None:
         return None
     in_main = threading.current_thread() is threading.main_thread()
-    timer = _CheckTimer(item, entry, settings.timeout,
+    timer = _CheckTimer(item, entry, check_timeout(item.config),
                         use_signal=settings.method == "signal" and in_main,
                         watchdog=state.channel is None,
                         ignore_debugger=bool(settings.disable_debugger_detection))

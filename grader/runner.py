@@ -78,7 +78,7 @@ def pytest_command(workspace: Workspace, limits: Limits, args: list[str],
             "-c", str(workspace.config), "--rootdir", str(workspace.root),
             "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
             "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
-            "--timeout", str(limits.check_seconds), *args]
+            "--timeout", str(limits.check_seconds), "--check-timeout", str(limits.check_seconds), *args]
 
 
 def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,

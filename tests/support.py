@@ -9,11 +9,13 @@ once per session; the tests only read the results.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,29 +62,37 @@ class Variant:
         return f"{self.exercise.id}:{self.path.stem}"
 
 
-def pristine_exercises(scratch: Path) -> Path:
-    """The exercise stubs and checks as committed (git's index), not as a learner has edited them.
+def _export_pristine(folder: Path) -> Path:
+    """This repository with every exercise stub as staged in git, not as a learner has edited it.
 
     A learner solves exercises in exercises/; the project's tests must judge
-    the untouched stubs whatever the learner did, so they read them from git.
-    A file git does not know yet (a new exercise, not yet added) is taken
-    from the working tree. Outside a git checkout the working tree is used.
+    the untouched stubs whatever the learner did, so stubs are read from
+    git's index (`git add` a stub you changed on purpose). Everything else
+    (checks, manifest, solutions, the grader) is the working tree. A stub git
+    does not know yet (a new exercise) is the working tree's; outside a git
+    checkout every file is. KATAS_PRISTINE_REV=origin/main reads the stubs of
+    a commit instead, for a learner who committed their solutions.
     """
-    folder = scratch / "pristine"
-    if folder.is_dir():
-        return folder / "exercises"
-    folder.mkdir()
-    listed = subprocess.run(["git", "ls-files", "-z", "exercises"], cwd=REPO_ROOT, capture_output=True)
-    tracked = [p for p in listed.stdout.decode().split("\0") if p] if listed.returncode == 0 else []
-    if tracked:
-        subprocess.run(["git", "checkout-index", "-f", f"--prefix={folder}/", "--", *tracked],
-                       cwd=REPO_ROOT, check=True, capture_output=True)
-    for path in (REPO_ROOT / "exercises").rglob("*"):
-        rel = path.relative_to(REPO_ROOT)
-        if path.is_file() and "__pycache__" not in rel.parts and not (folder / rel).exists():
-            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, folder / rel)
-    return folder / "exercises"
+    for top in ("exercises", "solutions", "grader"):
+        shutil.copytree(REPO_ROOT / top, folder / top, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("conftest.py", "pyproject.toml", "README.md"):
+        shutil.copyfile(REPO_ROOT / name, folder / name)
+    revision = os.environ.get("KATAS_PRISTINE_REV", "")  # "" is git's index
+    for entry in load_manifest(REPO_ROOT / "exercises"):
+        staged = subprocess.run(["git", "show", f"{revision}:exercises/{entry.path}"], cwd=REPO_ROOT,
+                                capture_output=True)
+        if staged.returncode == 0:
+            (folder / "exercises" / entry.path).write_bytes(staged.stdout)
+    return folder
+
+
+PRISTINE = _export_pristine(Path(tempfile.mkdtemp(prefix="katas-pristine-")) / "repo")
+atexit.register(shutil.rmtree, PRISTINE.parent, ignore_errors=True)
+
+
+def pristine_exercises(scratch: Path | None = None) -> Path:
+    """exercises/ as committed: the untouched stubs, whatever the learner did to their copy."""
+    return PRISTINE / "exercises"
 
 
 def variants(kind: str) -> list[Variant]:
@@ -114,7 +124,7 @@ class Runs:
         if self.futures:
             return
         self.futures["solutions"] = self.pool.submit(self._grade_cli, "solutions")
-        self.futures["stubs"] = self.pool.submit(self._grade_cli, str(pristine_exercises(self.scratch)))
+        self.futures["stubs"] = self.pool.submit(self._grade_cli, str(pristine_exercises()))
         for kind in KINDS:
             for i, group in enumerate(rounds(kind)):
                 self.futures[f"{kind}-{i}"] = self.pool.submit(self._run_round, f"{kind}-{i}", group)

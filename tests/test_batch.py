@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
+from support import PRISTINE
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ONLY = "purity-1,purity-2"  # two exercises keep each student to one short child process
 SOLUTIONS = REPO_ROOT / "solutions" / "01_purity"
-STUBS = REPO_ROOT / "exercises" / "01_purity"
+STUBS = PRISTINE / "exercises" / "01_purity"  # the untouched stubs, whatever a learner did
 
 
 def _folder(root: Path, name: str, sources: dict[str, Path], repo_shaped: bool = False) -> Path:

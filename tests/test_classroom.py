@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from grader import REPO_ROOT
+from support import PRISTINE
 from grader.classroom import arrange_upload, pinned_paths, release_files, step_minutes
 from grader.limits import Limits
 from grader.manifest import load_manifest, select
@@ -78,7 +79,7 @@ def _purity_submission(root: Path, *, stubs: tuple[str, ...] = (), fixture: str 
     """The purity solutions in `root/01_purity`, some reset to stubs, a hostile fixture laid over."""
     shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity", dirs_exist_ok=True)
     for name in stubs:
-        shutil.copy(REPO_ROOT / "exercises" / "01_purity" / name, root / "01_purity" / name)
+        shutil.copy(PRISTINE / "exercises" / "01_purity" / name, root / "01_purity" / name)
     if fixture:
         shutil.copytree(FIXTURES / fixture, root, dirs_exist_ok=True)
     return root
@@ -90,7 +91,7 @@ def _purity_submission(root: Path, *, stubs: tuple[str, ...] = (), fixture: str 
 @pytest.fixture(scope="module")
 def release(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("release") / "course"
-    proc = _grader("release", out)
+    proc = _grader("release", out, "--from", PRISTINE)  # the untouched stubs, whatever a learner did
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -102,11 +103,11 @@ def _files(folder: Path) -> dict[str, Path]:
 def test_release_holds_what_a_student_needs(release):
     files = _files(release)
     for path in ("README.md", ".gitignore", "conftest.py", "pyproject.toml", "constraints.txt",
-                 "exercises/manifest.toml", f"exercises/{PACK_NAME}", "grader/cli.py", "grader/plugin.py",
+                 "exercises/manifest.toml", "grader/cli.py", "grader/plugin.py",
                  ".github/workflows/classroom.yml"):
         assert path in files, f"the release lacks {path}"
     for entry in ALL_EXERCISES:
-        assert files[f"exercises/{entry.path}"].read_bytes() == (REPO_ROOT / "exercises" / entry.path).read_bytes()
+        assert files[f"exercises/{entry.path}"].read_bytes() == (PRISTINE / "exercises" / entry.path).read_bytes()
         assert f"exercises/{entry.check_path}" in files
     readme = (release / "README.md").read_text()
     for topic in ("pip install -e .", "pytest exercises/01_purity", "hint", "How you are graded", str(TOTAL)):
@@ -115,16 +116,17 @@ def test_release_holds_what_a_student_needs(release):
     assert pytest_options["testpaths"] == ["exercises"] and "pythonpath" not in pytest_options
 
 
-def test_release_has_no_readable_solutions_hidden_checks_or_project_tests(release):
+def test_release_has_no_solutions_hidden_checks_or_project_tests(release):
     files = _files(release)
     assert not [p for p in files if p.startswith(("solutions/", "tests/", "benchmarks/", "docs/"))]
+    assert f"exercises/{PACK_NAME}" not in files, "solutions ship only with --with-solutions"
     assert not [p for p in files if Path(p).name.startswith("hidden_test_")]
     texts = {p: f.read_bytes() for p, f in files.items() if p != f"exercises/{PACK_NAME}"}
     # What a learner is meant to read: stubs, README, config (checks may quote a call, hints may show
     # the fix, the grader is code of its own).
     readable = {p: data for p, data in texts.items() if not p.startswith("grader/")
                 and not Path(p).name.startswith("test_") and p != "exercises/manifest.toml"}
-    stubs = "\n".join((REPO_ROOT / "exercises" / e.path).read_text() for e in ALL_EXERCISES)
+    stubs = "\n".join((PRISTINE / "exercises" / e.path).read_text() for e in ALL_EXERCISES)
     for entry in ALL_EXERCISES:
         solution = (REPO_ROOT / "solutions" / entry.path).read_text()
         # The lines only answers have (no stub gives them away, say in a TODO), long enough to be distinctive.
@@ -135,9 +137,19 @@ def test_release_has_no_readable_solutions_hidden_checks_or_project_tests(releas
         for path, data in readable.items():
             leaked = [line for line in answer if line.encode() in data]
             assert not leaked, f"{path} holds lines of {entry.id}'s solution: {leaked}"
-        packed = (release / "exercises" / PACK_NAME).read_bytes()
-        assert not [line for line in answer if line.encode() in packed], "the pack must not be plain text"
-        assert read_solution(release, entry) == solution, "`grader solution` reads it back from the pack"
+
+
+
+def test_a_release_with_solutions_packs_them_for_grader_solution(tmp_path):
+    from grader.classroom import release_files
+
+    files = release_files(with_solutions=True)
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / PACK_NAME).write_bytes(files[f"exercises/{PACK_NAME}"])
+    for entry in ALL_EXERCISES:
+        solution = (REPO_ROOT / "solutions" / entry.path).read_text()
+        assert solution.encode() not in files[f"exercises/{PACK_NAME}"], "the pack must not be plain text"
+        assert read_solution(tmp_path, entry) == solution, "`grader solution` reads it back from the pack"
 
 
 def test_installed_release_fails_until_solved_then_passes(release, tmp_path_factory):
@@ -168,14 +180,14 @@ def test_installed_release_fails_until_solved_then_passes(release, tmp_path_fact
     progress = _run(["grader", "progress"], course, venv)
     assert progress.returncode == 0 and "purity-1" in progress.stdout, progress.stdout + progress.stderr
     shown = _run(["grader", "solution", PURITY[0].id], course, venv)
-    assert solution.strip().splitlines()[-1] in shown.stdout, "`grader solution` reads the packed solutions"
+    assert shown.returncode == 2 and "carries no reference solutions" in shown.stderr, shown.stderr
 
 
 def _repo_copy(tmp_path: Path) -> Path:
     """The parts of this repository a release is built from, to break on purpose."""
     repo = tmp_path / "repo"
     for folder in ("exercises", "solutions", "grader"):
-        shutil.copytree(REPO_ROOT / folder, repo / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(PRISTINE / folder, repo / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("conftest.py", "pyproject.toml"):
         shutil.copy(REPO_ROOT / name, repo / name)
     return repo

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from grader import REPO_ROOT
+from support import PRISTINE
 from grader.manifest import ManifestError, exercise_for_check_file, load_manifest, suggest
 from support import ALL_EXERCISES as EXERCISES, VARIANTS
 
@@ -24,7 +25,7 @@ def test_entry_has_stub_checks_and_solution(entry):
 
 @pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
 def test_stub_teaches_before_the_task(entry):
-    source = (EXERCISES_DIR / entry.path).read_text()
+    source = (PRISTINE / "exercises" / entry.path).read_text()  # as committed, whatever a learner did
     doc = ast.get_docstring(ast.parse(source)) or ""
     assert "docs.jax.dev" in doc, f"{entry.id}: the docstring should link the JAX docs page it draws on"
     assert re.search(r"^Task( \((fill-in|fix-it)\))?:", doc, re.M), f"{entry.id}: state the task as 'Task (fill-in): ...'"

@@ -20,6 +20,6 @@ def test_steps_unseen_numbers(exercise):
         lines = str(error).splitlines()
         detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
         checks.fail(f"collatz_step raised TypeError: {detail.strip()} Both branches of lax.cond must "
-                    f"return the same dtype: halve with n // 2. "
-                    f"See {checks.DOCS}/_autosummary/jax.lax.cond.html")
+                    f"return the same dtype: `n / 2` gives float32, so halve n in a way that keeps "
+                    f"it an integer. See {checks.DOCS}/_autosummary/jax.lax.cond.html", "wrong-shape")
     checks.assert_close(got, jnp.asarray(list(STEPS.values())), what="vmap(collatz_step)(ns) on new numbers")

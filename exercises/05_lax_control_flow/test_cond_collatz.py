@@ -6,6 +6,8 @@ import jax.numpy as jnp
 from grader import checks
 
 STEPS = {6: 3, 7: 22, 1: 4, 2: 1, 27: 82, 1024: 512}
+# Past 2**24 float32 no longer holds every integer: a detour through floats rounds these.
+BIG_STEPS = {2**25 + 2: 2**24 + 1, 2**25 - 1: 3 * (2**25 - 1) + 1, 2**30 + 6: 2**29 + 3}
 
 
 def _call(exercise, n):
@@ -15,9 +17,10 @@ def _call(exercise, n):
         lines = str(error).splitlines()
         detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
         checks.fail(f"collatz_step({n}) raised TypeError: {detail.strip()} lax.cond traces both "
-                    f"branches and they must return the same shape and dtype: `n / 2` is float32 "
-                    f"while `3 * n + 1` is int32. Halve with integer division (n // 2). "
-                    f"See {checks.DOCS}/_autosummary/jax.lax.cond.html")
+                    f"branches and they must return the same shape and dtype: `n / 2` is true "
+                    f"division, which gives float32, while `3 * n + 1` stays int32. Halve n in a "
+                    f"way that keeps it an integer. "
+                    f"See {checks.DOCS}/_autosummary/jax.lax.cond.html", "wrong-shape")
 
 
 def test_steps_even_and_odd_numbers(exercise):
@@ -25,22 +28,34 @@ def test_steps_even_and_odd_numbers(exercise):
         got = _call(exercise, n)
         checks.assert_shape_dtype(got, (), jnp.int32, what=f"collatz_step({n})",
                                   hint="Collatz numbers are integers: keep both branches int32 "
-                                       "(n // 2, not n / 2) rather than making both float.")
+                                       "rather than making both float.")
         checks.assert_close(got, want, what=f"collatz_step({n})")
+    for n, want in BIG_STEPS.items():
+        got = _call(exercise, n)
+        checks.assert_shape_dtype(got, (), jnp.int32, what=f"collatz_step({n})")
+        if int(got) != want:
+            checks.fail(f"collatz_step({n}) returned {int(got)}; expected {want}. The result is "
+                        f"int32 but passed through float32 on the way: float32 holds every integer "
+                        f"only up to 2**24, so large int32 values come back rounded. Keep the even "
+                        f"branch in integer arithmetic from start to end.", "precision")
 
 
 def test_compiles_once_for_even_and_odd(exercise):
     numbers = [jnp.int32(n) for n in STEPS]
-    _call(exercise, 4)  # the one compile
+    with checks.count_compiles() as first:
+        _call(exercise, 4)  # the one compile
     with checks.count_compiles() as log:
         for n in numbers:
             exercise.collatz_step(n)
     checks.assert_compiles(
         log, what="collatz_step()", calls=f"{len(numbers)} calls with new int32 values", expected=0,
+        warm_up=first,
         why="n is reaching the program as a compile-time constant (a static argument, so a "
             "Python `if` can read it): choose the branch at run time with lax.cond or jnp.where "
             "and keep n traced")
     checks.assert_jitted(exercise.collatz_step, jnp.int32(4), what="collatz_step")
+    checks.assert_no_callbacks(checks.program_of(exercise.collatz_step, jnp.int32(4)),
+                               what="collatz_step(4)")
 
 
 def test_steps_a_batch_under_vmap(exercise):

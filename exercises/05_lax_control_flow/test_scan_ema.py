@@ -24,27 +24,45 @@ def test_smooths_numbers_and_vectors(exercise):
             got = exercise.ema(jnp.asarray(xs), jnp.float32(decay))
             checks.assert_close(
                 got, ema_reference(xs, decay), what=f"ema(xs of shape {xs.shape}, {decay})",
-                hint="Start the carry at xs[0], update it with s = decay * s + (1 - decay) * x "
-                     "and emit the new s as y; lax.scan returns (last carry, stacked ys).")
+                hint="The first output is xs[0] itself; every later step mixes the previous "
+                     "average with the new x and emits the new average. lax.scan returns "
+                     "(last carry, stacked ys).")
 
 
 def test_compiles_once_across_decays(exercise):
     xs = jnp.asarray(SERIES)
     decays = [jnp.float32(d) for d in (0.1, 0.5, 0.75, 0.99)]
-    exercise.ema(xs, jnp.float32(0.9))  # the one compile
+    with checks.count_compiles() as first:
+        exercise.ema(xs, jnp.float32(0.9))  # the one compile
     with checks.count_compiles() as log:
         for decay in decays:
             exercise.ema(xs, decay)
     checks.assert_compiles(
         log, what="ema()", calls=f"{len(decays)} calls with new decays and the same series",
-        expected=0,
+        expected=0, warm_up=first,
         why="decay is reaching the program as a compile-time constant (a static argument): "
             "pass it as an ordinary traced argument; the scan body can close over it")
     checks.assert_jitted(exercise.ema, xs, jnp.float32(0.9), what="ema")
 
 
-def test_program_size_does_not_grow_with_length(exercise):
+def test_one_rolled_scan_whatever_the_length(exercise):
     decay = jnp.float32(0.9)
     sizes = {n: checks.jaxpr_size(exercise.ema, jnp.zeros(n, jnp.float32), decay) for n in (10, 1000)}
     checks.assert_not_unrolled(sizes, what="ema(xs, decay)",
-                               hint="lax.scan(step, xs[0], xs) traces step once for any length.")
+                               hint="lax.scan traces its step function once for any length.")
+    what = "ema(xs of shape (1000,), decay)"
+    program = checks.program_of(exercise.ema, jnp.zeros(1000, jnp.float32), decay, what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"scan"}, what=what, tool="lax.scan",
+                       hint="A formula with powers of decay, or a matrix of weights, gives the "
+                            "numbers without the loop the exercise practises: thread the average "
+                            "through the scan's carry.")
+    loops = program.loops()
+    if len(loops) > 1:
+        checks.fail(f"{what}: the program holds {len(loops)} loops "
+                    f"({', '.join(eqn.primitive.name for eqn in loops)}); the task asks for one "
+                    f"lax.scan, whose final carry and stacked outputs are the two results.",
+                    "wrong-tool")
+    checks.assert_loops_rolled(program, what=what,
+                               hint="unroll= trades program size for speed; here the loop must "
+                                    "stay one loop.")

@@ -7,8 +7,9 @@ from grader import checks
 
 RNG = np.random.default_rng(11)
 SERIES = RNG.normal(size=9).astype(np.float32)
-CARRY_HINT = ("A scan carry keeps the shape and dtype of init at every step: build init from xs "
-              "(jnp.zeros_like(xs[0]) has the shape of one step) rather than a Python 0.0.")
+CARRY_HINT = ("A scan carry keeps the shape and dtype of init at every step, and a Python 0.0 is a "
+              "scalar: start the total from something built out of xs that already has the shape "
+              "of one step, a row of xs.")
 
 
 def reference(xs):
@@ -31,7 +32,7 @@ def test_running_mean_of_numbers_and_vectors_in_one_scan(exercise):
             detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
             checks.fail(f"running_mean(xs of shape {xs.shape}) raised TypeError: "
                         f"{detail.strip()} {CARRY_HINT} "
-                        f"See {checks.DOCS}/_autosummary/jax.lax.scan.html")
+                        f"See {checks.DOCS}/_autosummary/jax.lax.scan.html", "wrong-shape")
         checks.assert_close(got, reference(xs), what=f"running_mean(xs of shape {xs.shape})",
                             hint=CARRY_HINT)
     # The fix belongs in the carry's init: the loop stays one scan, whatever the length.
@@ -39,3 +40,11 @@ def test_running_mean_of_numbers_and_vectors_in_one_scan(exercise):
              for n in (8, 512)}
     checks.assert_not_unrolled(sizes, what="running_mean(xs)",
                                hint="Keep the single lax.scan; fix its init rather than the loop.")
+    what = "running_mean(xs of shape (6, 3))"
+    program = checks.program_of(exercise.running_mean, jnp.zeros((6, 3), jnp.float32), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"scan"}, what=what, tool="lax.scan",
+                       hint="A cumulative sum gives the running means without the scan whose carry "
+                            "this exercise is about: keep the lax.scan and fix the carry it starts from.")
+    checks.assert_loops_rolled(program, what=what,
+                               hint="Keep the scan rolled: unroll= copies the body into the program.")

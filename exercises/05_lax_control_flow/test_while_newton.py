@@ -44,22 +44,38 @@ def test_stops_at_the_tolerance_given(exercise):
 
 def test_compiles_once_for_many_values_and_tolerances(exercise):
     calls = [(jnp.float32(a), jnp.float32(t)) for a in VALUES for t in (1.0, 1e-3)]
-    exercise.newton_sqrt(jnp.float32(3.0), jnp.float32(1e-4))  # the one compile
+    with checks.count_compiles() as first:
+        exercise.newton_sqrt(jnp.float32(3.0), jnp.float32(1e-4))  # the one compile
     with checks.count_compiles() as log:
         for a, tol in calls:
             exercise.newton_sqrt(a, tol)
     checks.assert_compiles(
         log, what="newton_sqrt()", calls=f"{len(calls)} calls with new values and tolerances",
-        expected=0,
+        expected=0, warm_up=first,
         why="a or tol is reaching the program as a compile-time constant (a static argument): "
             "lax.while_loop decides when to stop at run time, so both can stay traced")
     checks.assert_jitted(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4), what="newton_sqrt")
 
 
 def test_stops_inside_the_program_with_while_loop(exercise):
-    found = checks.jaxpr_primitives(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4))
-    if "while" not in found:
-        checks.fail("newton_sqrt traces to a program with no while loop in it, so the number of "
-                    "steps cannot depend on a and tol at run time. Iterate with "
-                    "lax.while_loop(cond_fun, body_fun, init_state). "
-                    f"See {checks.DOCS}/_autosummary/jax.lax.while_loop.html")
+    program = checks.program_of(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4),
+                                what="newton_sqrt(3.0, 1e-4)")
+    checks.assert_no_callbacks(program, what="newton_sqrt(3.0, 1e-4)")
+    checks.assert_uses(
+        program, {"while"}, what="newton_sqrt(3.0, 1e-4)", tool="lax.while_loop",
+        hint="Without a while loop in the program the number of steps cannot depend on a and tol "
+             "at run time: a fixed-length loop (a fori_loop with fixed bounds is a scan) runs every "
+             "step whatever the data, even when it masks the late ones out. Let the loop's "
+             f"condition decide. See {checks.DOCS}/_autosummary/jax.lax.while_loop.html")
+
+
+def test_step_cap_ends_a_loop_that_never_converges(exercise):
+    # No update can move x by at most -1, so only the MAX_STEPS cap ends the loop.
+    # (An answer with no cap never returns: the check then times out.)
+    for a in (2.0, 1000.0):
+        root, steps = exercise.newton_sqrt(jnp.float32(a), jnp.float32(-1.0))
+        want_root, want_steps = newton_reference(a, -1.0)
+        checks.assert_close(
+            (root, steps), (want_root, want_steps), what=f"newton_sqrt({a}, -1.0)",
+            hint="A tolerance of -1 can never be met, so the loop must stop after exactly "
+                 "MAX_STEPS updates: the condition tests the step count as well as the change.")

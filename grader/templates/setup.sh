@@ -25,6 +25,13 @@ if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$(basename "$python")-venv"
 fi
 
+# bubblewrap walls each check process in (its own PID, network and mount namespaces): without it
+# the grader falls back to process isolation and says so in every result.
+if [ "$(id -u)" = 0 ] && ! command -v bwrap >/dev/null; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap || echo "warning: bubblewrap not installed"
+fi
+
 cd "$SOURCE/katas"  # never the submission folder: `python -m` imports from the current folder
 "$python" -I -m venv "$SOURCE/venv"
 "$SOURCE/venv/bin/python" -I -m pip install --quiet --upgrade pip
@@ -37,5 +44,5 @@ if [ "$(id -u)" = 0 ]; then
   chmod -R o+rX "$SOURCE/katas" "$SOURCE/venv"
   runuser -u katas-sandbox -- "$SOURCE/venv/bin/python" -I -c 'import grader.plugin, jax, pytest_timeout'
 fi
-"$SOURCE/venv/bin/grader" --help >/dev/null
+"$SOURCE/venv/bin/grader" doctor
 echo "JAX Katas autograder ready: $("$SOURCE/venv/bin/python" -I -c 'import jax; print("jax", jax.__version__)')"

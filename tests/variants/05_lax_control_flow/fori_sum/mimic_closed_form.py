@@ -1,4 +1,4 @@
-"""Wrong for this exercise: Gauss's closed form gets the numbers but has no loop in the program."""
+"""Values right, tool wrong: Gauss's closed form gets the sums, but the program holds no loop."""
 
 import jax
 import jax.numpy as jnp
