@@ -36,7 +36,6 @@ from grader.solutions import PACK_NAME, pack
 
 TEMPLATES = Path(__file__).parent / "templates"
 PYTHON_VERSION = "3.12"  # what the GitHub workflow sets up; the package needs 3.11+
-INSTRUCTOR_COMMANDS = {"batch", "release", "classroom-workflow", "gradescope-bundle"}
 WORKFLOW_PATH = ".github/workflows/classroom.yml"
 # Files at the top of a release that grading depends on, so the workflow pins them.
 PINNED_TOP = ("conftest.py", "pyproject.toml", "constraints.txt")
@@ -141,11 +140,9 @@ def _check_in_range(requirement: str, version: str) -> None:
 
 def _learner_commands() -> list[tuple[str, str]]:
     """(command, help) for every `grader` command a learner uses, as registered right now."""
-    from grader.cli import parser
+    from grader.cli import learner_commands
 
-    action = parser()._subparsers._group_actions[0]  # noqa: SLF001 - argparse keeps them here
-    return [(choice.dest, choice.help or "") for choice in action._choices_actions  # noqa: SLF001
-            if choice.dest not in INSTRUCTOR_COMMANDS]
+    return learner_commands()
 
 
 def student_readme(exercises: tuple[Exercise, ...]) -> str:

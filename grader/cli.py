@@ -197,15 +197,46 @@ def _all_parsers() -> list:
     return [_grade_parser, _batch_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
 
 
+# `grader --help` lists the commands in these groups, in this order; a command in neither group
+# is listed under "other".
+LEARNING = ("next", "watch", "hint", "progress", "solution", "reset", "notebooks")
+TEACHING = ("grade", "batch", "report", "release", "classroom-workflow", "gradescope-bundle", "doctor", "bench")
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="grader", description="Grade and practise JAX Katas.")
-    _example(top, "grader                      # grade your own exercises/",
-             "grader grade path/to/submission --json results.json",
-             "grader batch submissions/ --out grades/")
+    top = argparse.ArgumentParser(prog="grader", description="Practise JAX Katas, and grade them.",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     for add in _all_parsers():
         add(commands)
+    helps = {action.dest: action.help for action in commands._choices_actions}  # noqa: SLF001
+    commands._choices_actions.clear()  # noqa: SLF001 - listed below, in groups, instead
+    width = max(len(name) for name in helps)
+
+    def group(title: str, names) -> list[str]:
+        return [f"{title}:"] + [f"  {name:<{width}}  {helps[name]}" for name in names if name in helps]
+
+    others = [name for name in helps if name not in LEARNING + TEACHING]
+    lines = group("learning (in your clone of the katas)", LEARNING) + [""]
+    lines += group("teaching (grading and running a course)", TEACHING)
+    if others:
+        lines += [""] + group("other", others)
+    lines += ["", "examples:",
+              "  grader next                 # run the checks of your current exercise",
+              "  grader hint                 # a hint for it, gentle first",
+              "  grader                      # your score, exercise by exercise",
+              "  grader grade path/to/submission --json results.json",
+              "  grader batch submissions/ --out grades/",
+              "", "`grader COMMAND --help` shows each command with examples."]
+    top.epilog = "\n".join(lines)
+    top.set_defaults(command_help=helps)
     return top
+
+
+def learner_commands() -> list[tuple[str, str]]:
+    """(command, help) of every learning command, in the order `grader --help` lists them."""
+    helps = parser().get_default("command_help")
+    return [(name, helps[name]) for name in LEARNING if name in helps]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -132,16 +132,17 @@ def _heading(exercise: Exercise) -> str:
 
 def _progress_parser(commands) -> None:
     parser = commands.add_parser("progress", help="which exercises are done, and the current one")
-    _example(parser, "grader progress", "grader progress --no-check   # from the last results, runs nothing")
-    parser.add_argument("--no-check", action="store_true",
-                        help="do not run the checks of exercises changed since their last check")
+    _example(parser, "grader progress             # at once, from the last results",
+             "grader progress --recheck   # first re-run the exercises changed since their last check")
+    parser.add_argument("--recheck", action="store_true",
+                        help="run the checks of exercises changed since their last check before printing")
     _repo_option(parser)
     parser.set_defaults(run=progress_command)
 
 
 def progress_command(args: argparse.Namespace) -> int:
     course = course_from(args)
-    if not args.no_check:
+    if args.recheck:
         course.refresh(course.exercises)
     progress = course.progress()
     total, done = len(course.exercises), progress.done_count(course.exercises)
@@ -149,20 +150,25 @@ def progress_command(args: argparse.Namespace) -> int:
     say(f"JAX Katas: {done} of {total} exercises done ({percent(done, total)}%)")
     width = max(len(e.id) for e in course.exercises)
     topic = None
+    changed = 0
     for exercise in course.exercises:
         if exercise.topic != topic:
             topic = exercise.topic
             say("")
         result = progress.result(exercise)
+        edited = result is None and progress.recorded(exercise)  # changed since its last check
+        changed += edited
         if exercise is current:
             label = "current"
         elif result is None:
-            label = "unchecked"  # changed since its last check (--no-check), or its check never finished
+            label = "changed" if edited else "unchecked"
         else:
             label = "done" if result.passed else "not done"
         marker = ">" if exercise is current else " "
         say(f"{marker} {label:<9}  {exercise.id:<{width}}  exercises/{exercise.path}")
     say("")
+    if changed:
+        say(f"{changed} exercise(s) changed since their last check: `grader progress --recheck` checks them.")
     if current is None:
         say("Every exercise passes: well done!")
     else:

@@ -105,6 +105,10 @@ class Progress:
             return None
         return Verdict(bool(saved.get("passed")), saved.get("reason", ""))
 
+    def recorded(self, exercise: Exercise) -> bool:
+        """Whether any result was ever recorded for the exercise (perhaps for an older version of it)."""
+        return exercise.id in self.data["results"]
+
     def is_done(self, exercise: Exercise) -> bool:
         known = self.result(exercise)
         return known is not None and known.passed

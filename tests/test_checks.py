@@ -72,6 +72,20 @@ def test_eager_operations_are_not_counted_as_programs():
     assert log.names == ["jit(<lambda>)"] and log.eager
 
 
+def test_count_compiles_records_what_each_program_was_compiled_for():
+    @jax.jit
+    def masked_sum(padded, n):
+        return jnp.sum(jnp.where(jnp.arange(padded.shape[0]) < n, padded, 0.0))
+
+    with checks.count_compiles() as log:
+        masked_sum(np.zeros(8, np.float32), 3)
+        masked_sum(np.zeros(8, np.float32), 5)  # cached: no new program, no new signature
+        jnp.ones(4) + 1  # eager: not a program, no signature
+        jax.jit(lambda total: total / 2)(np.float32(3.0))
+    assert log.names == ["jit(masked_sum)", "jit(<lambda>)"]
+    assert log.signatures == [(((8,), "float32"), ((), "int32")), (((), "float32"),)]
+
+
 def test_count_compiles_sees_a_jit_recreated_per_call():
     x = jnp.ones(3)
     with checks.count_compiles() as log:
@@ -211,6 +225,10 @@ def test_compiled_program_shows_per_device_shapes_and_collectives():
     compiled = checks.compiled_program(lambda a: jnp.sum(a, axis=0), x, what="total")
     assert (2, 4) in compiled.parameter_shapes()
     assert compiled.collectives()["all-reduce"] >= 1
+    # Collectives whose result is a tuple (a type with spaces in it) are counted too.
+    tupled = checks.CompiledProgram("  %a = (f32[2,1]{1,0}, f32[2,1]{1,0}) all-to-all(%p, %q), channel_id=1\n"
+                                    "  %b = f32[] fusion(%all-reduce.1), calls=%f\n")
+    assert tupled.collectives() == {"all-to-all": 1}
 
 
 def test_donation_is_judged_by_buffer_identity():
@@ -293,3 +311,9 @@ def test_on_devices_reruns_a_check_with_another_device_count(tmp_path):
     with pytest.raises(KataFailure, match="with 4 devices instead of 8") as caught:
         checks.on_devices(4, spread_over_all, load_exercise(fixed, "fixed.py"))
     assert caught.value.code == "device-count"
+    # Wrong whatever the device count: the failure with this process's devices is the lesson.
+    replicated = tmp_path / "replicated.py"
+    replicated.write_text(HARD_CODED.replace("DEVICES", "jax.device_count()").replace('P("d")', "P()"))
+    with pytest.raises(KataFailure, match="expected PartitionSpec") as caught:
+        checks.on_devices(4, spread_over_all, load_exercise(replicated, "replicated.py"))
+    assert caught.value.code == "wrong-sharding" and "instead of 8" not in str(caught.value)

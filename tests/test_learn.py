@@ -190,7 +190,11 @@ def test_next_shows_the_lessons_and_the_closing_summary(repo, capfd):
 @pytest.mark.slow
 def test_progress_and_solution_unlocking(repo, capfd):
     solve(repo, PURITY[0].path)
-    assert grader(repo, "progress") == 0
+    assert grader(repo, "progress") == 0  # at once, from what is recorded: nothing yet
+    out = capfd.readouterr().out
+    assert "checking" not in out and "JAX Katas: 0 of 4 exercises done (0%)" in out
+    assert "> current    purity-1" in out and "  unchecked  purity-2" in out
+    assert grader(repo, "progress", "--recheck") == 0
     out = capfd.readouterr().out
     assert "checking 4 exercises, new or changed since the last check" in out
     assert "JAX Katas: 1 of 4 exercises done (25%)" in out
@@ -209,8 +213,13 @@ def test_progress_and_solution_unlocking(repo, capfd):
     assert "checking 1 exercise, new or changed" in out
     assert (repo / "solutions" / PURITY[1].path).read_text().strip() in out
 
-    assert grader(repo, "progress", "--no-check") == 0
+    assert grader(repo, "progress") == 0
     assert "2 of 4 exercises done (50%)" in capfd.readouterr().out
+    (repo / "exercises" / PURITY[0].path).write_text((repo / "exercises" / PURITY[0].path).read_text() + "\n")
+    assert grader(repo, "progress") == 0
+    out = capfd.readouterr().out
+    assert "  changed    purity-1" not in out and "> current    purity-1" in out  # the first not done
+    assert "1 exercise(s) changed since their last check: `grader progress --recheck`" in out
 
 
 @pytest.mark.slow

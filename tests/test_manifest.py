@@ -10,7 +10,7 @@ import pytest
 from grader import REPO_ROOT
 from support import PRISTINE
 from grader.manifest import ManifestError, exercise_for_check_file, load_manifest, suggest
-from support import ALL_EXERCISES as EXERCISES, VARIANTS
+from support import ALL_EXERCISES as EXERCISES, KINDS, VARIANTS
 
 EXERCISES_DIR = REPO_ROOT / "exercises"
 SOLUTIONS_DIR = REPO_ROOT / "solutions"
@@ -75,7 +75,8 @@ def test_every_variant_belongs_to_an_exercise():
     for path in VARIANTS.rglob("*.py"):
         rel = path.parent.relative_to(VARIANTS).as_posix()
         assert rel in known, f"{path.relative_to(REPO_ROOT)}: no exercise {rel}.py"
-        assert path.name.startswith(("mutant_", "alternate_")), f"{path.name}: name it mutant_* or alternate_*"
+        assert path.name.startswith(tuple(f"{kind}_" for kind in KINDS)), \
+            f"{path.name}: name it {', '.join(f'{kind}_*' for kind in KINDS)}"
         assert ast.get_docstring(ast.parse(path.read_text())), f"{path.name}: say in a docstring what it gets wrong (or right)"
 
 

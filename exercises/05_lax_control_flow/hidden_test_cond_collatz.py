@@ -17,6 +17,8 @@ def test_steps_unseen_numbers(exercise):
                                 hint="n // 2 for even n, 3 * n + 1 for odd n, whatever n is.")
         got = jax.vmap(exercise.collatz_step)(jnp.asarray(list(STEPS), dtype=jnp.int32))
     except TypeError as error:
+        if isinstance(error, jax.errors.JAXTypeError) or "true_fun" not in str(error):
+            raise  # not the branches disagreeing: the plugin explains tracer errors itself
         lines = str(error).splitlines()
         detail = next((line for line in lines if "has type" in line), lines[0] if lines else "")
         checks.fail(f"collatz_step raised TypeError: {detail.strip()} Both branches of lax.cond must "

@@ -14,8 +14,8 @@ def test_applies_the_chosen_activation(exercise):
     x = jnp.asarray(X)
     for kind, want in enumerate(EXPECTED):
         checks.assert_close(exercise.activate(jnp.int32(kind), x), want, what=f"activate({kind}, x)",
-                            hint=f"kind {kind} should apply {NAMES[kind]}: "
-                                 f"lax.switch(kind, ACTIVATIONS, x) runs ACTIVATIONS[kind](x).")
+                            hint=f"kind {kind} should apply {NAMES[kind]}, ACTIVATIONS[{kind}]: "
+                                 f"the traced kind picks the branch when the program runs.")
 
 
 def test_out_of_range_kinds_go_to_the_edge_branch(exercise):
@@ -31,13 +31,17 @@ def test_out_of_range_kinds_go_to_the_edge_branch(exercise):
 def test_compiles_once_for_every_kind(exercise):
     x = jnp.asarray(X)
     kinds = [jnp.int32(k) for k in (1, 2, -1, 3)]
-    exercise.activate(jnp.int32(0), x)  # the one compile
+    with checks.count_compiles() as first:
+        exercise.activate(jnp.int32(0), x)  # the one compile
     with checks.count_compiles() as log:
         for kind in kinds:
             exercise.activate(kind, x)
     checks.assert_compiles(
         log, what="activate()", calls=f"{len(kinds)} calls with new kinds and the same x", expected=0,
+        warm_up=first,
         why="kind is reaching the program as a compile-time constant (a static argument, "
             "used to index the tuple in Python): lax.switch takes a traced index, so one "
             "program holds every branch")
     checks.assert_jitted(exercise.activate, jnp.int32(0), x, what="activate")
+    checks.assert_no_callbacks(checks.program_of(exercise.activate, jnp.int32(0), x),
+                               what="activate(0, x)")

@@ -2,6 +2,7 @@
 
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -9,6 +10,7 @@ from grader import checks
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
 LENGTH, TAPS = 9, 3
+HINT = "Map convolve itself over the devices (jax.pmap): vmap computes the same numbers on one device."
 
 
 def _inputs():
@@ -30,8 +32,23 @@ def test_each_device_filters_its_own_signal(exercise):
                         hint="Row i of the result is convolve(xs[i], ws[i]): map both arguments (in_axes=0).")
 
 
-def test_result_is_spread_over_all_devices(exercise):
+def computed_on_every_device(exercise):
+    """Each device convolves its own row, and the row stays there (module level: rerun with 4 devices)."""
     xs, ws = _inputs()
+    n = jax.device_count()
     out = exercise.convolve_per_device(xs, ws)
-    checks.assert_split_over_devices(out, what="convolve_per_device(xs, ws)",
-                                     hint="Use jax.pmap(convolve): vmap computes the same numbers on one device.")
+    checks.assert_close(out, _by_hand(xs, ws), what="convolve_per_device(xs, ws)", rtol=1e-5, atol=1e-5)
+    checks.assert_split_over_devices(out, what="convolve_per_device(xs, ws)", hint=HINT)
+    # Placement is not proof: a result computed on one device and moved with device_put lands in
+    # the same place. The program shows where the convolution itself ran.
+    checks.assert_runs_on_devices(exercise.convolve_per_device, xs, ws, what="convolve_per_device(xs, ws)",
+                                  work=("conv_general_dilated",), split=((n, LENGTH), (n, TAPS)), hint=HINT)
+
+
+def test_each_device_convolves_its_own_row(exercise):
+    computed_on_every_device(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, computed_on_every_device, exercise)

@@ -1,8 +1,10 @@
 """Checks for pmap-2 (shared_weights)."""
 
+import math
+
 import jax
-import jax.extend
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -10,6 +12,8 @@ from grader import checks
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
 LENGTH, TAPS = 12, 3
+PMAP_DOCS = f"{checks.DOCS}/_autosummary/jax.pmap.html"
+WHAT = "convolve_shared(xs, w)"
 
 
 def _inputs():
@@ -19,44 +23,50 @@ def _inputs():
     return xs, w
 
 
-def _shapes_in_program(fn, *args):
-    """Every value's shape in the traced program: inputs, constants and all results, nested included."""
-    closed = checks.traced_jaxpr(fn, *args, what="convolve_shared")
-    shapes = [tuple(np.shape(c)) for c in closed.consts]
-
-    def walk(jaxpr):
-        for var in [*jaxpr.invars, *jaxpr.constvars]:
-            shapes.append(tuple(var.aval.shape))
-        for eqn in jaxpr.eqns:
-            shapes.extend(tuple(getattr(v.aval, "shape", ())) for v in eqn.outvars)
-            for sub in jax.extend.core.jaxprs_in_params(eqn.params):
-                walk(getattr(sub, "jaxpr", sub))
-
-    walk(closed.jaxpr)
-    return shapes
+def _by_hand(xs, w):
+    return np.stack([np.convolve(x, w, mode="valid") for x in xs])
 
 
 def test_every_device_uses_the_one_filter(exercise):
     xs, w = _inputs()
     out = exercise.convolve_shared(xs, w)
-    want = np.stack([np.convolve(x, w, mode="valid") for x in xs])
-    checks.assert_close(out, want, what="convolve_shared(xs, w)", rtol=1e-5, atol=1e-5,
-                        hint="Every row is filtered with the same w: in_axes=(0, None) maps xs and shares w.")
+    checks.assert_close(out, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5,
+                        hint="Every row is filtered with the same w: map the signals over the devices and "
+                             "give each device the whole filter.")
 
 
-def test_result_is_spread_over_all_devices(exercise):
+def filter_reaches_each_device_once(exercise):
+    """Signals split, the one filter sent whole, work per device (module level: rerun with 4 devices)."""
     xs, w = _inputs()
+    n = jax.device_count()
     out = exercise.convolve_shared(xs, w)
-    checks.assert_split_over_devices(out, what="convolve_shared(xs, w)",
-                                     hint="jax.pmap(convolve, in_axes=(0, None)) keeps row i on device i.")
+    checks.assert_close(out, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5)
+    checks.assert_split_over_devices(out, what=WHAT, hint="Each device keeps the row it computed.")
+    program = checks.assert_runs_on_devices(
+        exercise.convolve_shared, xs, w, what=WHAT, work=("conv_general_dilated",), split=((n, LENGTH),),
+        hint="Map convolve over the devices with jax.pmap: vmap computes the same numbers on one device.")
+    # What each device is handed besides its signal: the filter must arrive whole, once.
+    for call in program.mapped_calls():
+        for whole, per_device in call.inputs:
+            if whole == (n, LENGTH):
+                continue
+            if whole != per_device:
+                checks.fail(f"{WHAT} hands pmap the filter with a device axis: an array of shape {whole}, "
+                            f"split so that each device gets a {per_device} slice. That is a stack of {n} "
+                            f"copies of one filter, built and split again on every call. pmap's in_axes can "
+                            f"give an argument to every device whole instead of splitting it. "
+                            f"See {PMAP_DOCS}", "wrong-sharding")
+            if math.prod(whole) > TAPS:
+                checks.fail(f"{WHAT} sends every device an array of shape {whole} ({math.prod(whole)} "
+                            f"values) to filter with, a stack of copies of the {TAPS}-tap filter. Each "
+                            f"device needs the one filter once: pass w itself, unmapped. See {PMAP_DOCS}",
+                            "wrong-sharding")
 
 
-def test_filter_is_not_copied_per_device(exercise):
-    xs, w = _inputs()
-    copies = (jax.device_count(), TAPS)
-    shapes = _shapes_in_program(exercise.convolve_shared, xs, w)
-    if copies in shapes:
-        checks.fail(f"convolve_shared builds an array of shape {copies}: one copy of the filter per "
-                    f"device, stacked and then split again on every call. Give pmap the filter once "
-                    f"with in_axes=(0, None): None broadcasts an argument to every device. "
-                    f"See https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html")
+def test_signals_split_and_filter_shared(exercise):
+    filter_reaches_each_device_once(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, filter_reaches_each_device_once, exercise)

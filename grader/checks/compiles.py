@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -54,12 +55,17 @@ class CompileLog:
 
     `names` are the programs counted: compiled functions (`jit(scale)`), not the
     little programs JAX compiles for eager operations (`jnp.ones`, `x + 1`
-    outside jit), which `eager` lists.
+    outside jit), which `eager` lists. `signatures[i]` is what program
+    `names[i]` was compiled for: the (shape, dtype name) of each of its inputs
+    (None if JAX did not report it), e.g. `(((128,), "float32"), ((), "int32"))`.
+    It shows what reached the compiled code: padded buckets, or only a scalar
+    the host already computed.
     """
 
     name: str | None
     names: list[str] = field(default_factory=list)
     eager: list[str] = field(default_factory=list)
+    signatures: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -68,6 +74,29 @@ class CompileLog:
 
 def _matches(fun_name: str, wanted: str | None) -> bool:
     return wanted is None or fun_name in (wanted, f"jit({wanted})")
+
+
+# JAX logs the input types of each program it lowers for compilation (at DEBUG,
+# or WARNING under jax_log_compiles) just before compiling it.
+_LOWERING_LOGGER = "jax._src.interpreters.pxla"
+_LOWERING_MESSAGE = "Compiling %s with global shapes and types"
+
+
+class _LoweringSpy(logging.Filter):
+    """Keeps the input types of the program being lowered; lets through only what would show anyway."""
+
+    def __init__(self, quiet_below: int) -> None:
+        super().__init__()
+        self.quiet_below = quiet_below
+        self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith(_LOWERING_MESSAGE):
+            try:
+                self.latest = tuple((tuple(a.shape), str(a.dtype)) for a in record.args[1])
+            except Exception:  # noqa: BLE001 - an unexpected record only loses a signature
+                self.latest = None
+        return record.levelno >= self.quiet_below
 
 
 @contextlib.contextmanager
@@ -84,21 +113,30 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     way, so the count measures retracing, not cache temperature.
     """
     log = CompileLog(name)
+    logger = logging.getLogger(_LOWERING_LOGGER)
+    spy = _LoweringSpy(quiet_below=logger.getEffectiveLevel())
+    old_level = logger.level
 
     def listener(event: str, duration: float, **kwargs: Any) -> None:
         if event != COMPILE_EVENT:
             return
         fun_name = str(kwargs.get("fun_name", ""))
+        signature, spy.latest = spy.latest, None
         if _is_eager(sys._getframe(1)):
             log.eager.append(fun_name)
         elif _matches(fun_name, name):
             log.names.append(fun_name)
+            log.signatures.append(signature)
 
+    logger.addFilter(spy)
+    logger.setLevel(logging.DEBUG)
     jax.monitoring.register_event_duration_secs_listener(listener)
     try:
         yield log
     finally:
         jax.monitoring.unregister_event_duration_listener(listener)
+        logger.removeFilter(spy)
+        logger.setLevel(old_level)
 
 
 RECOMPILE_CAUSES = (

@@ -32,6 +32,8 @@ FAILURE_CODES = {
     "traced-value": "uses a traced value where Python needs a concrete one",
     "numpy-on-tracer": "hands a traced value to NumPy",
     "leaked-tracer": "leaks a tracer out of a transformation",
+    "not-traced": "runs the function on values instead of tracing it",
+    "repeated-work": "traces the same computation more than once",
     "static-argument": "marks the wrong arguments static",
     "precision": "loses precision or uses the wrong dtype",
     "todo": "is not attempted yet (still a TODO)",

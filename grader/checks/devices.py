@@ -254,7 +254,9 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
     `jax.device_count()`. This reruns a check function with another count.
     `check` must be a module-level function of the check file; it gets a fresh
     import of the exercise in the helper process, and its failure comes back
-    as this check's failure.
+    as this check's failure (code "device-count"). When it fails there, it is
+    also run here: if it fails with this process's devices too, that failure
+    (and its code) is raised instead, since the device count is not the cause.
     """
     __tracebackhide__ = True
     source = Path(exercise.module.__file__)
@@ -283,6 +285,9 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
         fail(f"{where}, the check process crashed ({message}).", "crash")
     if kind == "failure" and answer.get("code") in ("todo", "timeout", "missing", "syntax-error"):
         fail(message, answer["code"])
+    # It failed with n devices: if it fails with this process's devices too, that failure is the
+    # real lesson (the answer is wrong whatever the count), so it is raised here instead.
+    check(exercise)
     lesson = ("The same check passes or fails on the device count alone: read the number of devices "
               "from jax.device_count() (or the mesh you are given) instead of writing 8.")
     fail(f"{where}: {message} {lesson}", "device-count")

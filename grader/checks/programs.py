@@ -307,7 +307,9 @@ class CompiledProgram:
         """HLO collective ops (all-reduce, all-gather, collective-permute, ...) and how many of each."""
         found = Counter()
         for line in self.text.splitlines():
-            match = re.search(r"=\s*\S+\s+(" + "|".join(HLO_COLLECTIVES) + r")(-start)?\(", line)
+            # The op name follows the result type, which may be a tuple with spaces inside
+            # ("(f32[2,1], f32[2,1]) all-to-all(...)"): match the op by what surrounds it.
+            match = re.search(r"=.*?[\s)}](" + "|".join(HLO_COLLECTIVES) + r")(-start)?\(", line)
             if match:
                 found[match.group(1)] += 1
         return found
