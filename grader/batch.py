@@ -33,6 +33,7 @@ from grader.manifest import Exercise
 from grader.plugin import resolve_target
 from grader.reports import to_json
 from grader.sandbox import Isolation
+from grader.warm import ready
 
 MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
 MAX_ZIP_FILES = 5000
@@ -149,7 +150,7 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                 raise Ungradable("no exercise files found (expected e.g. "
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
             report = grade(files, label=submission.name, only=exercises, limits=limits, user=user,
-                           isolation=isolation)
+                           isolation=isolation, warm_cache=ready())
             record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"

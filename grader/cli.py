@@ -131,6 +131,9 @@ def _grade_parser(commands) -> None:
                         help="write a GitHub Classroom autograding result (default classroom.json); in "
                              "GitHub Actions also set the step output `result`")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                        help="check processes at once, each with a share of the exercises (default: "
+                             "%(default)s, the cores up to 2)")
     parser.set_defaults(run=grade_command)
 
 
@@ -145,10 +148,13 @@ def grade_command(args: argparse.Namespace) -> int:
     target = resolve_target(args.path, REPO_ROOT)
     if not target.is_dir():
         raise UsageProblem(f"{args.path} is not a folder")
+    from grader.warm import ready
+
     own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
     cache = cache_home() if own else None
     report = grade(target, label=args.path, only=exercises, limits=limits_from(args),
-                   shared_cache=cache, user=sandbox_user(args), isolation=isolation_from(args))
+                   shared_cache=cache, user=sandbox_user(args), isolation=isolation_from(args),
+                   jobs=max(1, args.jobs), warm_cache=None if own else ready())
     print(reports.table(report))
     outputs = {
         args.json: lambda: json.dumps(reports.to_json(report), indent=2) + "\n",
@@ -176,6 +182,8 @@ def _batch_parser(commands) -> None:
                         help="submissions graded at once (default: the number of cores, %(default)s)")
     parser.add_argument("--regrade", action="store_true",
                         help="grade every student again, even when the submission has not changed")
+    parser.add_argument("--no-warm", action="store_true",
+                        help="do not warm the compilation cache from the reference solutions first")
     add_grading_options(parser)
     parser.set_defaults(run=batch_command)
 
@@ -183,24 +191,46 @@ def _batch_parser(commands) -> None:
 def batch_command(args: argparse.Namespace) -> int:
     from grader.batch import run_batch
 
+    from grader import warm
+
     folder = Path(args.submissions)
     if not folder.is_dir():
         raise UsageProblem(f"{args.submissions} is not a folder")
+    if not args.no_warm:
+        warm.build(say=lambda line: print(line, file=sys.stderr))
     return run_batch(folder, Path(args.out), selected(args.only), limits_from(args),
                      workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args),
                      isolation=isolation_from(args))
 
 
+def _warm_parser(commands) -> None:
+    parser = commands.add_parser("warm", help="warm the compilation cache every submission starts from")
+    _example(parser, "grader warm", "grader warm --force")
+    parser.add_argument("--force", action="store_true", help="build it again even if it is up to date")
+    parser.set_defaults(run=warm_command)
+
+
+def warm_command(args: argparse.Namespace) -> int:
+    from grader import warm
+
+    folder = warm.build(force=args.force, say=print)
+    if folder is None:
+        raise UsageProblem("no solutions/ folder here: the warm cache is built from the reference solutions")
+    print(f"ready: {folder}")
+    return 0
+
+
 def _all_parsers() -> list:
     from grader import classroom, doctor, learn
 
-    return [_grade_parser, _batch_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
+    return [_grade_parser, _batch_parser, _warm_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
 
 
 # `grader --help` lists the commands in these groups, in this order; a command in neither group
 # is listed under "other".
 LEARNING = ("next", "watch", "hint", "progress", "solution", "reset", "notebooks")
-TEACHING = ("grade", "batch", "report", "release", "classroom-workflow", "gradescope-bundle", "doctor", "bench")
+TEACHING = ("grade", "batch", "report", "warm", "release", "classroom-workflow", "gradescope-bundle", "doctor",
+            "bench")
 
 
 def parser() -> argparse.ArgumentParser:

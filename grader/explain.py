@@ -107,9 +107,55 @@ _BY_MESSAGE = {
     "it is ambiguous how the output should be sharded": Explanation(
         "a contraction over a sharded dimension has no single obvious output sharding",
         "With Explicit axes JAX will not guess: both operands are split along the summed dimension, "
-        "so say where the result goes with the operation's out_sharding argument (or reshard an "
-        "operand first).",
+        "so say where the result goes with the operation's out_sharding argument (resharding an "
+        "operand to copies first also compiles, but gathers it whole on every device).",
         f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
+    "produces an illegally sharded result": Explanation(
+        "two operands are split differently over the same mesh axis (ShardingTypeError)",
+        "With Explicit axes an elementwise op keeps its operands' splits, so one split by rows and "
+        "one by columns over the same mesh axis would give a result split twice over it. JAX will "
+        "not move data behind your back: jax.reshard one operand to the other's layout first.",
+        f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
+    "acts as an assert when all axes of mesh are of type": Explanation(
+        "with_sharding_constraint asked an Explicit array for a layout it does not have",
+        "On a mesh whose axes are all Explicit (jax.make_mesh's default) with_sharding_constraint "
+        "only asserts the sharding already in the array's type. To steer the compiler with it, "
+        "build the mesh with AxisType.Auto axes; to change an Explicit layout, use jax.reshard.",
+        f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
+    "passed to reshard cannot contain axis names that are of type Auto": Explanation(
+        "jax.reshard was used on an Auto mesh axis",
+        "reshard changes the sharding in an Explicit array's type; on Auto axes the type carries "
+        "no sharding, and lax.with_sharding_constraint is the tool that steers the compiler.",
+        f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
+    "attribute is not available on traced array": Explanation(
+        "x.sharding was read on a tracer (inside jit)",
+        "Only concrete arrays have a .sharding. While tracing, the sharding lives in the value's "
+        "type: jax.typeof(x).sharding (with .spec, .mesh and .shard_shape(shape)).",
+        f"{DOCS}/notebooks/explicit-sharding.html", code="traced-value"),
+    "Using PartitionSpec when you are not under a mesh context": Explanation(
+        "a bare PartitionSpec was used with no current mesh",
+        "A PartitionSpec names mesh axes but not the mesh. Wrap it in NamedSharding(mesh, spec), "
+        "or run the code under `with jax.set_mesh(mesh):` so JAX knows which mesh is meant.",
+        f"{DOCS}/_autosummary/jax.set_mesh.html", code="wrong-sharding"),
+    "does not match the specs of the input": Explanation(
+        "shard_map's in_specs disagree with how the input array is already split",
+        "On an Explicit mesh an array's sharding is in its type, and shard_map will not silently "
+        "re-split it: place the input with the layout in_specs names (device_put / jax.reshard), "
+        "or make in_specs say how it is split.",
+        f"{DOCS}/notebooks/shard_map.html", code="wrong-sharding"),
+    "Received incompatible devices for jitted computation": Explanation(
+        "one program got arrays that live on different sets of devices",
+        "A jitted (or shard_map) computation runs on one set of devices, and JAX never moves "
+        "committed arrays implicitly: an array left on a single device cannot join arrays spread "
+        "over the mesh. Keep intermediate results where the program put them.",
+        f"{DOCS}/sharded-computation.html", code="wrong-sharding"),
+    "vmap got inconsistent sizes for array axes to be mapped": Explanation(
+        "vmap was asked to map axes of different lengths together",
+        "Every argument whose in_axes entry is a number is cut into examples along that axis, so all "
+        "of them must have the same length there. An argument meant to be shared by every example "
+        "(in_axes None) is being mapped, or one is mapped along the wrong axis: the error lists each "
+        "argument's mapped axis and its size.",
+        f"{DOCS}/_autosummary/jax.vmap.html", code="wrong-shape"),
     "cannot select an axis to squeeze out": Explanation(
         "a pmapped argument's leading axis does not match the number of devices",
         "pmap maps the leading axis onto devices one slice each, so its length must equal the "
@@ -122,9 +168,44 @@ _BY_MESSAGE = {
         f"{DOCS}/jit-compilation.html", code="static-argument"),
     "does not support item assignment": Explanation(
         "a JAX array was assigned to in place (JAX arrays are immutable)",
-        "`x[i] = v` cannot work on an immutable array: write `x = x.at[i].set(v)` (or .add, "
-        ".multiply, .min, .max), which returns an updated copy.",
+        "`x[i] = v` cannot work on an immutable array: JAX's functional updates, the `.at[...]` "
+        "methods (set, add, multiply, min, max), return an updated copy and leave the original alone.",
         f"{DOCS}/_autosummary/jax.numpy.ndarray.at.html", code="mutates-input"),
+    "is not a valid JAX type": Explanation(
+        "JAX was handed a Python object that is neither an array nor a pytree of arrays",
+        "Transformations and lax loops take arrays, or containers JAX knows how to flatten into "
+        "arrays (tuples, lists, dicts, registered pytree classes). A Python iterator (zip, enumerate, "
+        "map, a generator) or an unregistered class is none of these: pass the arrays themselves, or "
+        "register the class as a pytree.",
+        f"{DOCS}/pytrees.html", code="not-pytree"),
+    "as an abstract array. The problematic value is of type": Explanation(
+        "a jitted function got an argument that is neither an array nor a pytree of arrays",
+        "jit traces arrays, and flattens the containers it knows (tuples, lists, dicts, registered "
+        "pytree classes) into arrays. Anything else (an unregistered class, a string, an iterator) "
+        "must be registered as a pytree, or marked static if it is a hashable setting.",
+        f"{DOCS}/pytrees.html", code="not-pytree"),
+    "output array is read-only": Explanation(
+        "a NumPy in-place operation (`-=`, `+=`, `out=`) hit a read-only view of a JAX array",
+        "np.asarray(jax_array) shares the JAX array's memory read-only: JAX arrays are immutable, "
+        "and so are NumPy views of them. Compute a new array instead of updating one in place.",
+        f"{DOCS}/notebooks/Common_Gotchas_in_JAX.html#pure-functions", code="mutates-input"),
+    "as non-differentiable. Tracers cannot be passed as non-differentiable": Explanation(
+        "a traced array was passed to a custom_vjp function in a nondiff_argnums position",
+        "nondiff_argnums is for Python values that are not arrays (a function, a flag): under jit or "
+        "vmap an array argument is a tracer, and custom_vjp refuses tracers there. Pass the array as "
+        "an ordinary argument; bwd then returns a cotangent for it too (None, when it gets no gradient).",
+        f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="traced-value"),
+    "Custom VJP bwd rule must produce an output with the same container": Explanation(
+        "a custom_vjp bwd rule returned the wrong structure",
+        "bwd returns a tuple with one cotangent per argument of the primal function, in order, each "
+        "shaped like its argument (None for an argument that gets no gradient): a single array, or a "
+        "tuple of the wrong length, does not match the primal's arguments.",
+        f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="error"),
+    "can't apply forward-mode autodiff (jvp) to a custom_vjp function": Explanation(
+        "forward-mode autodiff (jax.jvp, jacfwd) met a custom_vjp function",
+        "custom_vjp defines reverse mode only, so jax.jvp and jax.jacfwd cannot run through it. "
+        "custom_jvp defines the forward rule, and JAX derives reverse mode from it by transposition.",
+        f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="wrong-tool"),
 }
 
 

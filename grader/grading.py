@@ -9,8 +9,11 @@ correct), nothing otherwise.
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,10 +21,10 @@ from grader import REPO_ROOT
 from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
 from grader import sandbox
-from grader.runner import CheckResult, run_checks
+from grader.runner import CheckResult, RunResult, run_checks
 from grader.sandbox import PROCESS, Isolation
 from grader.scan import Flag, scan_files, scan_planted
-from grader.workspace import Workspace, build_workspace, lay_out
+from grader.workspace import Copied, Workspace, build_workspace, lay_out
 
 
 @dataclass
@@ -85,7 +88,8 @@ class Grade:
 def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_ROOT,
           only: tuple[Exercise, ...] | None = None, limits: Limits = Limits(),
           shared_cache: Path | None = None, user: str | None = None,
-          isolation: Isolation | None = None) -> Grade:
+          isolation: Isolation | None = None, jobs: int = 1, warm_cache: Path | None = None,
+          extra_env: dict[str, str] | None = None) -> Grade:
     """Grade the exercise files under `source` (a folder shaped like `exercises/`).
 
     Args:
@@ -96,35 +100,106 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
       user: run the check processes as this unprivileged user.
       isolation: how to wall the check processes in (default: the best this
         machine gives, see grader.sandbox).
+      jobs: check processes run at once, each with its own share of the
+        exercises (for one submission on an idle machine: the cores; a batch
+        runs one per submission and grades submissions side by side instead).
+      warm_cache: compiled programs to start each fresh compilation cache with
+        (see grader.warm); a copy, so nothing the submission does reaches it.
+      extra_env: more environment for the check processes (trusted runs only).
     """
     start = time.monotonic()
     exercises = tuple(only or load_manifest(repo / "exercises"))
     isolation = isolation or sandbox.choose()
     report = Grade(target=label or str(source), isolation=isolation)
+    groups = share_out(exercises, jobs)
     with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
-        workspace, copied = build_workspace(Path(scratch) / "ws", repo, exercises, source)
         if user is not None:
-            _hand_over(workspace, user)
-        flags = scan_files(workspace.submission, copied.files)
-        writable = workspace.writable
+            os.chmod(scratch, 0o755)  # temporary folders start private to their owner
+        parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
+        copied = Copied()
+        for part in parts:
+            part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
+            copied.files += found.files
+            copied.refused.update(found.refused)
+            if warm_cache is not None:
+                _warm(part.workspace, shared_cache, warm_cache)
+            if user is not None:
+                _hand_over(part.workspace, user)
+        flags = {}
+        for part in parts:
+            flags.update(scan_files(part.workspace.submission, [f for f in copied.files
+                                                                 if any(e.path == f for e in part.exercises)]))
+        writable = ()
         if shared_cache is not None:
             shared = Path(shared_cache) / "jax-katas" / "xla"
             shared.mkdir(parents=True, exist_ok=True)
-            writable += (shared,)
-        run = run_checks(workspace, workspace.check_paths(exercises), limits, env=workspace.env(shared_cache),
-                         user=user, restore=lambda: lay_out(workspace, repo, exercises, source),
-                         sandbox=sandbox.command(isolation, workspace.root, writable=writable))
-    report.forged_results = run.forged
+            writable = (shared,)
+
+        def run(part: _Part) -> RunResult:
+            workspace = part.workspace
+            return run_checks(workspace, workspace.check_paths(part.exercises), limits,
+                              env={**workspace.env(shared_cache), **(extra_env or {})}, user=user,
+                              restore=lambda: lay_out(workspace, repo, part.exercises, source),
+                              sandbox=sandbox.command(isolation, workspace.root,
+                                                      writable=workspace.writable + writable))
+
+        if len(parts) == 1:
+            runs = [run(parts[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+                runs = list(pool.map(run, parts))
+    report.forged_results = sum(r.forged for r in runs)
     if source is not None and source.is_dir():
         every = load_manifest(repo / "exercises")
         report.planted = scan_planted(source, {e.check_path for e in every} | {e.hidden_check_path for e in every})
-    report.error = run.error
+    report.error = "; ".join(dict.fromkeys(r.error for r in runs if r.error)) if all(r.error for r in runs) else ""
+    run_of = {e.id: r for part, r in zip(parts, runs) for e in part.exercises}
     for entry in exercises:
-        checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in run.for_exercise(entry.id)]
-        report.exercises.append(_score(entry, checks, copied.refused.get(entry.path), run.error,
+        found = run_of[entry.id]
+        checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in found.for_exercise(entry.id)]
+        report.exercises.append(_score(entry, checks, copied.refused.get(entry.path), found.error,
                                        flags.get(entry.path, [])))
     report.seconds = time.monotonic() - start
     return report
+
+
+@dataclass
+class _Part:
+    """One check process's share of a submission, in a workspace of its own."""
+
+    root: Path
+    exercises: tuple[Exercise, ...]
+    workspace: Workspace | None = None
+
+
+def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise, ...]]:
+    """Split exercises into at most `jobs` groups of about equal cost, each in teaching order.
+
+    Each exercise's cost is the time its checks took on the reference
+    solutions (grader.warm records it), else a typical one; the costliest are
+    placed first, each in the group with the least so far.
+    """
+    from grader.warm import expected_seconds
+
+    jobs = max(1, min(jobs, len(exercises)))
+    if jobs == 1:
+        return [exercises]
+    cost = expected_seconds()
+    loads = [0.0] * jobs
+    groups: list[list[Exercise]] = [[] for _ in range(jobs)]
+    for entry in sorted(exercises, key=lambda e: -cost.get(e.id, 0.25)):
+        lightest = loads.index(min(loads))
+        groups[lightest].append(entry)
+        loads[lightest] += cost.get(entry.id, 0.25)
+    return [tuple(sorted(group, key=lambda e: e.index)) for group in groups if group]
+
+
+def _warm(workspace: Workspace, shared_cache: Path | None, warm_cache: Path) -> None:
+    """Start the workspace's fresh compilation cache with a copy of the warm programs."""
+    if shared_cache is not None or not warm_cache.is_dir():
+        return  # a shared (trusted) cache is warm already
+    target = workspace.root / "cache" / "jax-katas" / "xla"
+    shutil.copytree(warm_cache, target, dirs_exist_ok=True)
 
 
 def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,
@@ -144,11 +219,10 @@ def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error:
 
 def _hand_over(workspace: Workspace, user: str) -> None:
     """Let the sandbox user read the workspace and write only its home, tmp and cache."""
-    import os
     import pwd
 
     record = pwd.getpwnam(user)
-    for folder in (workspace.root.parent, workspace.root):
-        os.chmod(folder, 0o755)  # temporary folders start private to their owner
+    os.chmod(workspace.root, 0o755)
     for folder in workspace.writable:
-        os.chown(folder, record.pw_uid, record.pw_gid)
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, record.pw_uid, record.pw_gid)

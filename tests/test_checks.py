@@ -275,6 +275,46 @@ def test_assert_uses_names_the_missing_tool():
         checks.assert_no_callbacks(callback, what="f(x)")
 
 
+SWAPPABLE = """
+import jax
+import jax.numpy as jnp
+
+def predict(x):
+    return jnp.sin(x)
+
+bound_early = jax.vmap(predict)          # holds the function object from import time
+
+def late(xs):
+    return jax.vmap(predict)(xs)         # looks the name up at call time
+
+def by_hand(xs):
+    return jnp.sin(xs)                   # a copy of the formula: follows nothing
+"""
+
+
+def test_swap_function_reaches_early_and_late_references(tmp_path):
+    import importlib.util
+
+    path = tmp_path / "swappable.py"
+    path.write_text(SWAPPABLE)
+    spec = importlib.util.spec_from_file_location("swappable_for_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    original = module.predict
+    xs = np.linspace(0.0, 1.0, 5, dtype=np.float32)
+    with checks.swap_function(module, "predict", lambda x: 2.0 * x):
+        for fn in (module.bound_early, module.late):
+            checks.assert_follows(fn(xs), 2.0 * xs, what="f(xs)", swapped="predict")
+        with pytest.raises(KataFailure, match="does not follow `predict`") as caught:
+            checks.assert_follows(module.by_hand(xs), 2.0 * xs, what="by_hand(xs)", swapped="predict")
+        assert caught.value.code == "wrong-tool"
+        with pytest.raises(KataFailure) as caught:
+            checks.assert_follows(module.late(xs)[:2], 2.0 * xs, what="f(xs)", swapped="predict")
+        assert caught.value.code == "wrong-shape"
+    assert module.predict is original  # restored, code and all
+    np.testing.assert_allclose(module.bound_early(xs), np.sin(xs), rtol=1e-6)
+
+
 def test_traced_jaxpr_teaches_the_error_it_met():
     with pytest.raises(KataFailure, match="handed to NumPy") as caught:
         checks.traced_jaxpr(lambda x: np.sin(x), jnp.ones(2), what="f(x)")

@@ -12,13 +12,22 @@ VALUES = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0], np.float32)
 def test_sums_every_square_in_one_loop(exercise):
     values = jnp.asarray(VALUES)
     expected = float(np.sum(VALUES ** 2))
-    hint = ("If the answer is len(values) times one square, the body read the same element on every "
-            "iteration: the loop body is traced once, so index with the loop counter `i`.")
-    checks.assert_close(exercise.sum_of_squares(values), expected, what="sum_of_squares(values)", hint=hint)
+    first_only = float(len(VALUES) * VALUES[0] ** 2)
+    got = exercise.sum_of_squares(values)
+    hint = ("The answer is len(values) times the first square: the body read the same element on every "
+            "iteration. The loop body is traced once, so Python state it advances (an iterator, a "
+            "counter) is read once; each iteration's element must come from what JAX passes the body."
+            if np.allclose(np.asarray(got), first_only) else "")
+    checks.assert_close(got, expected, what="sum_of_squares(values)", hint=hint)
     checks.assert_close(jax.jit(exercise.sum_of_squares)(values), expected,
                         what="jax.jit(sum_of_squares)(values)", hint=hint)
     checks.assert_close(exercise.sum_of_squares(jnp.arange(10.0)), 285.0,
                         what="sum_of_squares(jnp.arange(10.0))", hint=hint)
-    # Right sums must still come from one loop, not one traced step per element.
+    # Right sums must still come from one loop, not one traced step per element...
     sizes = {n: checks.jaxpr_size(exercise.sum_of_squares, jnp.ones(n)) for n in (8, 64)}
     checks.assert_not_unrolled(sizes, what="sum_of_squares")
+    # ... that stays a loop in the compiled program (unroll= copies the body) and is done by JAX.
+    program = checks.program_of(exercise.sum_of_squares, jnp.ones(64), what="sum_of_squares")
+    checks.assert_loops_rolled(program, what="sum_of_squares(values of length 64)",
+                               hint="One loop means one copy of the body, whatever the length.")
+    checks.assert_no_callbacks(program, what="sum_of_squares")

@@ -12,21 +12,51 @@ from grader import checks
 CLASSES = 3
 
 
-def _logits(batch, seed=0):
-    return np.random.default_rng(seed).normal(size=(CLASSES, batch)).astype(np.float32) * 3.0
+def _logits(batch, seed=0, classes=CLASSES):
+    return np.random.default_rng(seed).normal(size=(classes, batch)).astype(np.float32) * 3.0
+
+
+def _softmax(logits, axis):
+    e = np.exp(logits - logits.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
 
 
 def _by_hand(logits):
-    e = np.exp(logits - logits.max(axis=0, keepdims=True))
-    return e / e.sum(axis=0, keepdims=True)
+    return _softmax(logits, axis=0)  # each column is one example
+
+
+GENERIC = ("Each column of logits is one example: map softmax over the columns and stack the "
+           "results back as columns.")
+
+
+def _known_mistake(out, columns, rows):
+    """The axis mistake `out` reveals, in words, or None. `columns`/`rows`: the per-example function
+    applied down each column (right) and along each row (wrong)."""
+    out = np.asarray(out)
+    known = [
+        (columns.T, "Each column was handled, as it should be, but the results are stacked along "
+                    "axis 0, one example per row: vmap stacks along axis 0 unless out_axes says "
+                    "otherwise, and the caller wants the examples back in columns."),
+        (rows, "Each row was handled (one class across the batch), not each column: the examples "
+               "are the columns, so the map must run along the inputs' axis 1."),
+        (rows.T, "The results do come out as columns, but each one was computed from a row (one "
+                 "class across the batch): the map must run along the inputs' axis 1, the columns."),
+    ]
+    for numbers, words in known:
+        if out.shape == numbers.shape and np.allclose(out, numbers, rtol=1e-4, atol=1e-5):
+            return words
+    return None
+
+
+def _what_went_wrong(logits, out):
+    return _known_mistake(out, _softmax(logits, axis=0), _softmax(logits, axis=1)) or GENERIC
 
 
 def test_keeps_classes_by_batch_shape(exercise):
     logits = _logits(batch=5)
     out = jax.jit(exercise.softmax_columns)(logits)
     checks.assert_shape_dtype(out, (CLASSES, 5), jnp.float32, what="softmax_columns(logits of shape (3, 5))",
-                              hint="vmap stacks results along out_axes (0 by default): out_axes=1 puts "
-                                   "the batch back on the columns.")
+                              hint=_what_went_wrong(logits, out))
 
 
 def test_each_column_is_a_softmax(exercise):
@@ -34,10 +64,37 @@ def test_each_column_is_a_softmax(exercise):
         logits = _logits(batch, seed=batch)
         out = jax.jit(exercise.softmax_columns)(logits)
         checks.assert_close(out, _by_hand(logits), what=f"softmax_columns(logits of shape {logits.shape})",
-                            hint="Each column is one example: map over axis 1 (in_axes=1), not the rows.")
+                            hint=_what_went_wrong(logits, out))
+
+
+def test_maps_softmax_itself(exercise):
+    # Another per-example function in softmax's place: an answer that maps softmax follows it;
+    # a library softmax along an axis does not. Fresh shapes so no earlier trace is reused.
+    logits = _logits(batch=6, seed=6, classes=4)
+
+    def another(v):
+        return jnp.tanh(v) - jnp.max(v)
+
+    with checks.swap_function(exercise, "softmax", another):
+        out = jax.jit(exercise.softmax_columns)(logits)
+    want = np.tanh(logits) - logits.max(axis=0)
+    mistake = _known_mistake(out, want, np.tanh(logits) - logits.max(axis=1, keepdims=True))
+    if mistake:  # it maps softmax, along the wrong axis: say that, not "it does not map softmax"
+        checks.assert_close(out, want, what="softmax_columns(logits) with softmax swapped for another "
+                                            "per-example function", rtol=1e-5, atol=1e-5, hint=mistake)
+    checks.assert_follows(out, want, what="softmax_columns(logits)",
+                          swapped="softmax", rtol=1e-5, atol=1e-5,
+                          hint="The task is to map the one-example softmax with jax.vmap, not to "
+                               "normalize along an axis another way.")
 
 
 def test_program_does_not_grow_with_batch(exercise):
     checks.assert_not_unrolled_over_batch(
         exercise.softmax_columns, lambda batch: (_logits(batch),), (2, 9),
-        what="softmax_columns", hint="jax.vmap(softmax, in_axes=1, out_axes=1).")
+        what="softmax_columns", hint="Let jax.vmap map softmax over the columns.")
+    program = checks.program_of(exercise.softmax_columns, _logits(9), what="softmax_columns(logits)")
+    checks.assert_no_callbacks(program, what="softmax_columns(logits)")
+    checks.assert_not_uses(
+        program, {"scan", "while"}, what="softmax_columns(logits)",
+        why="A loop primitive (lax.map, scan, fori_loop) runs softmax one column after another; "
+            "jax.vmap rewrites it to work on every column at once.")

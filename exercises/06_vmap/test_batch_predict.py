@@ -10,13 +10,14 @@ from grader import checks
 # eager operation (vmap run eagerly compiles each primitive on its own).
 
 D = 4
+SHARED = "w and b are the same for every example: only xs carries the batch, one example per row."
 
 
-def _inputs(batch, seed=0):
+def _inputs(batch, seed=0, d=D):
     rng = np.random.default_rng(seed)
-    w = rng.normal(size=D).astype(np.float32)
+    w = rng.normal(size=d).astype(np.float32)
     b = np.float32(0.3)
-    xs = rng.normal(size=(batch, D)).astype(np.float32)
+    xs = rng.normal(size=(batch, d)).astype(np.float32)
     return w, b, xs
 
 
@@ -28,9 +29,8 @@ def test_matches_hand_batched_model(exercise):
     w, b, xs = _inputs(batch=6)
     out = jax.jit(exercise.predict_batch)(w, b, xs)
     checks.assert_shape_dtype(out, (6,), jnp.float32, what="predict_batch(w, b, xs) with 6 examples",
-                              hint="One probability per row of xs: only xs is mapped (in_axes=(None, None, 0)).")
-    checks.assert_close(out, _by_hand(w, b, xs), what="predict_batch(w, b, xs)",
-                        hint="Each row of xs is one example; w and b are shared by every example.")
+                              hint="One probability per row of xs. " + SHARED)
+    checks.assert_close(out, _by_hand(w, b, xs), what="predict_batch(w, b, xs)", hint=SHARED)
 
 
 def test_batch_of_one_and_batch_larger_than_features(exercise):
@@ -41,6 +41,29 @@ def test_batch_of_one_and_batch_larger_than_features(exercise):
                             hint="w has its own length (features), independent of the batch: do not map it.")
 
 
+def test_maps_predict_single_itself(exercise):
+    # Another model in predict_single's place: an answer that maps predict_single gives its
+    # numbers; one that re-derives the logistic model by hand does not. Fresh shapes (d=5,
+    # batch 7) so no earlier trace is reused.
+    w, b, xs = _inputs(batch=7, seed=7, d=5)
+
+    def another_model(w, b, x):
+        return jnp.tanh(jnp.dot(w, x)) * b
+
+    with checks.swap_function(exercise, "predict_single", another_model):
+        out = jax.jit(exercise.predict_batch)(w, b, xs)
+    checks.assert_follows(out, np.tanh(xs @ w) * b, what="predict_batch(w, b, xs)",
+                          swapped="predict_single", rtol=1e-5, atol=1e-6,
+                          hint="The task is to batch the one-example function with jax.vmap, "
+                               "not to write the batched formula again.")
+
+
 def test_program_does_not_grow_with_batch(exercise):
     checks.assert_not_unrolled_over_batch(exercise.predict_batch, _inputs, (2, 9), what="predict_batch",
-                                          hint="jax.vmap(predict_single, in_axes=(None, None, 0)).")
+                                          hint="Let jax.vmap add the batch axis to predict_single.")
+    program = checks.program_of(exercise.predict_batch, *_inputs(9), what="predict_batch(w, b, xs)")
+    checks.assert_no_callbacks(program, what="predict_batch(w, b, xs)")
+    checks.assert_not_uses(
+        program, {"scan", "while"}, what="predict_batch(w, b, xs)",
+        why="A loop primitive (lax.map, scan, fori_loop) runs predict_single one example after "
+            "another; jax.vmap rewrites it to work on the whole batch at once.")

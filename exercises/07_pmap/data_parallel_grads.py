@@ -6,7 +6,8 @@ devices average those gradients with `lax.pmean` (or `lax.psum` and divide)
 over the axis named by `pmap(..., axis_name=...)`. A collective runs inside
 the pmapped function and leaves the same result on every device, ready for an
 identical update everywhere. With equal shards and a mean loss, that average
-is exactly the gradient of the whole batch.
+is exactly the gradient of the whole batch. (The collectives are the same in
+jax.shard_map, the current tool: they name a mesh axis instead.)
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): `loss(params, xs, ys)` is the mean squared error of a linear

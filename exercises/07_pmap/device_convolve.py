@@ -1,11 +1,17 @@
-"""pmap: one copy of the function per device.
+"""pmap: one copy of the function per device (a legacy API).
 
 `jax.pmap(f)` splits its arguments' leading axis across devices: with D
 devices the leading axis must have length D, device i runs `f` on slice i,
-and the result keeps a leading axis of length D whose row i stays on device
-i. (In JAX 0.10 pmap is built on `jax.shard_map`: the result is a jax.Array
-sharded over a one-axis device mesh.) `vmap` gives the same numbers but
-computes everything on one device.
+and row i of the result stays on device i. `vmap` gives the same numbers
+but computes everything on one device.
+pmap is legacy: its docstring now reads "Old way of doing parallel map. Use
+jax.shard_map instead", and since JAX 0.8 it is built on `jax.jit` +
+`jax.shard_map` over a one-axis mesh. It maps one leading axis only (more
+axes of devices need nested pmaps) and makes the caller reshape data to
+(devices, ...). shard_map writes the same per-device code over a mesh of any
+shape, composes with jit and sharded arrays, and differentiates more
+efficiently. pmap fills existing code and its ideas carry over: this topic
+uses it; topic 08 teaches shard_map and jit with shardings.
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): `convolve(x, w)` filters one signal. Write

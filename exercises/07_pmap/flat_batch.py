@@ -6,7 +6,8 @@ refuses, with an error that (in JAX 0.10) reads "cannot select an axis to
 squeeze out which has size not equal to one". Reshape the batch to
 (devices, rows_per_device, ...) so each device gets a contiguous block of
 rows, run pmap, and reshape the result back: each device keeps the rows it
-computed, so the flat result stays split over the devices.
+computed, so the flat result stays split over the devices. (This reshape
+is one reason pmap is legacy: shard_map cuts a flat batch into blocks itself.)
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fix-it): `unit_rows_parallel(batch)` should scale every row of a

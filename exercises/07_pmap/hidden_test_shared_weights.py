@@ -13,5 +13,5 @@ def test_filters_with_an_unseen_filter(exercise):
     out = exercise.convolve_shared(xs, w)
     want = np.stack([np.convolve(x, w, mode="valid") for x in xs])
     checks.assert_close(out, want, what="convolve_shared(xs, w) with a new 4-tap filter", rtol=1e-5, atol=1e-5,
-                        hint="Filter every row with the w you are given: in_axes=(0, None) shares it.")
+                        hint="Filter every row with the w you are given, not a filter written into the code.")
     checks.assert_split_over_devices(out, what="convolve_shared(xs, w) with a new 4-tap filter")

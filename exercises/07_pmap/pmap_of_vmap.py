@@ -3,7 +3,9 @@
 Transformations compose. `jax.vmap(f)` turns a one-example function into a
 batched one; `jax.pmap` of that runs one batch per device. Inputs then have
 shape (devices, batch_per_device, ...): pmap takes the first axis, vmap the
-second, and `f` still only ever sees one example.
+second, and `f` still only ever sees one example. (jax.shard_map needs no
+device axis: a flat batch split over a mesh axis reaches each device as a
+block of examples, and vmap alone maps it.)
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): `affine(a, b, c)` computes `a @ b + c` for ONE example:

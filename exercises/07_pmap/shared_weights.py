@@ -4,7 +4,8 @@ Like vmap, pmap takes `in_axes`: `None` hands the same whole value to every
 device instead of splitting it. Without it, shared weights have to be
 stacked into one copy per device first (`jnp.stack([w] * n)`,
 `jnp.tile`, `jnp.broadcast_to`), which builds and splits an n-times-larger
-array on every call.
+array on every call. (shard_map says the same with `in_specs=P()`: the
+argument is replicated on every device, not split.)
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): write `convolve_shared(xs, w)` for xs of shape (devices,

@@ -1,7 +1,10 @@
 """Checks for pmap-4 (data_parallel_grads)."""
 
+import types
+
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -9,8 +12,10 @@ from grader import checks
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
 D, PER_DEVICE = 3, 4
-COLLECTIVES = {"psum", "pmean", "all_gather", "all_reduce", "psum_scatter", "reduce_scatter", "ppermute",
-               "all_to_all"}
+PMAP_DOCS = f"{checks.DOCS}/_autosummary/jax.pmap.html"
+COMBINING = ("psum", "psum_invariant", "all_gather", "all_gather_invariant", "psum_scatter",
+             "reduce_scatter", "ppermute", "all_to_all")
+WHAT = "parallel_grads(params, xs, ys)"
 
 
 def _inputs():
@@ -22,53 +27,97 @@ def _inputs():
     return params, xs, ys
 
 
-def _whole_batch_grad(params, xs, ys):
-    # Gradient of the mean loss over every example, written out by hand.
+def _whole_batch_grad(params, xs, ys, power=2):
+    # Gradient of the mean of residual**power over every example, written out by hand.
     xs, ys = xs.reshape(-1, D), ys.reshape(-1)
     residual = xs @ params["w"] + params["b"] - ys
-    return {"w": 2.0 * (residual[:, None] * xs).mean(axis=0), "b": np.float32(2.0 * residual.mean())}
+    slope = power * residual ** (power - 1)
+    return {"w": (slope[:, None] * xs).mean(axis=0), "b": np.float32(slope.mean())}
+
+
+def _stacked(grads):
+    n = jax.device_count()
+    return {k: np.broadcast_to(v, (n, *np.shape(v))) for k, v in grads.items()}
 
 
 def test_every_device_gets_the_whole_batch_gradient(exercise):
     params, xs, ys = _inputs()
     grads = exercise.parallel_grads(params, xs, ys)
-    want = _whole_batch_grad(params, xs, ys)
+    checks.assert_close(grads, _stacked(_whole_batch_grad(params, xs, ys)), what=WHAT, rtol=1e-4, atol=1e-5,
+                        hint="Every row should be the gradient of the whole batch: the per-device gradients "
+                             "must be averaged across the devices inside the pmapped function (a sum alone "
+                             "is devices-times too big; no collective leaves each device its own shard's "
+                             "gradient).")
+
+
+def averaged_by_a_collective_on_the_devices(exercise):
+    """Each device's shard, its gradient, one collective, the same rows everywhere (module level: rerun
+    with 4 devices)."""
+    params, xs, ys = _inputs()
     n = jax.device_count()
-    stacked = {k: np.broadcast_to(v, (n, *np.shape(v))) for k, v in want.items()}
-    checks.assert_close(grads, stacked, what="parallel_grads(params, xs, ys)", rtol=1e-4, atol=1e-5,
-                        hint="Every row should be the gradient of the whole batch: average the per-device "
-                             "gradients with lax.pmean(grads, axis_name) inside the pmapped function (psum "
-                             "alone adds them up; no collective leaves each device its own shard's gradient).")
-
-
-def test_gradients_are_identical_on_every_device(exercise):
-    grads = exercise.parallel_grads(*_inputs())
+    grads = exercise.parallel_grads(params, xs, ys)
     if not isinstance(grads, dict):
-        checks.fail(f"parallel_grads returned a {type(grads).__name__}; expected a dict like params.")
+        checks.fail(f"parallel_grads returned a {type(grads).__name__}; expected a dict like params.",
+                    "wrong-shape")
+    checks.assert_close(grads, _stacked(_whole_batch_grad(params, xs, ys)), what=WHAT, rtol=1e-4, atol=1e-5)
     for name, leaf in grads.items():
         what = f"parallel_grads(...)[{name!r}]"
         checks.assert_split_over_devices(leaf, what=what,
-                                         hint="Each device keeps its own copy: return the pmean result from "
-                                              "inside jax.pmap.")
+                                         hint="Each device keeps its own copy: return the averaged gradient "
+                                              "from inside jax.pmap.")
         shards = sorted(leaf.addressable_shards, key=lambda s: s.device.id)
         first = np.asarray(shards[0].data)
         for shard in shards[1:]:
             if not np.array_equal(np.asarray(shard.data), first):
                 checks.fail(f"{what}: device {shard.device.id} holds {np.asarray(shard.data).ravel()}, device "
-                            f"{shards[0].device.id} holds {first.ravel()}. After a collective (lax.pmean / "
-                            f"lax.psum over the pmap axis_name) every device holds the same values, so every "
-                            f"device can take the same update step. "
-                            f"See https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html")
-
-
-def test_devices_average_with_a_collective(exercise):
+                            f"{shards[0].device.id} holds {first.ravel()}. After a collective over the pmap "
+                            f"axis_name every device holds the same values, so every device can take the same "
+                            f"update step. See {PMAP_DOCS}", "wrong-collective")
+    # Every device must see only its own shard of the batch (not all of it: that is not data parallel),
+    # compute a gradient there, and combine the gradients with a collective.
     try:
-        primitives = set(checks.jaxpr_primitives(exercise.parallel_grads, *_inputs()))
-    except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
-        primitives = set()  # it pulls values to the host: no collective could be doing the averaging
-    if not primitives & COLLECTIVES:
-        checks.fail("parallel_grads averages the gradients without a collective across devices (no "
-                    "psum/pmean/all_gather in its traced program): gathering per-device results to "
-                    "average them outside pmap is a round trip through one place. Name the device axis "
-                    "(jax.pmap(..., axis_name='devices')) and call lax.pmean(grads, 'devices') inside. "
-                    "See https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html")
+        checks.assert_runs_on_devices(
+            exercise.parallel_grads, params, xs, ys, what=WHAT, work=("dot_general",),
+            split=((n, PER_DEVICE, D), (n, PER_DEVICE)), collectives=COMBINING,
+            hint="Split xs and ys over the devices, give every device the same params, and average the "
+                 "gradients with a collective over the pmap axis_name.")
+    except checks.KataFailure as failure:
+        if failure.code not in ("numpy-on-tracer", "traced-value"):
+            raise
+        checks.fail(f"{WHAT} pulls the gradients off the devices to average them ({failure}). Gathering "
+                    f"per-device results in one place and sending the average back is a round trip; a "
+                    f"collective over the named pmap axis averages them where they are. See {PMAP_DOCS}",
+                    "host-transfer")
+
+
+def test_devices_average_their_shard_gradients_with_a_collective(exercise):
+    averaged_by_a_collective_on_the_devices(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, averaged_by_a_collective_on_the_devices, exercise)
+
+
+def _quartic_loss(params, xs, ys):
+    # No globals: it runs with the learner module's globals once swapped in.
+    return (((xs @ params["w"] + params["b"] - ys) ** 2) ** 2).mean()
+
+
+def test_gradient_follows_the_loss(exercise):
+    # A gradient written out by hand fits one loss only; jax.grad(loss) follows whatever loss is.
+    params, xs, ys = _inputs()
+    loss = getattr(exercise.loss, "__wrapped__", exercise.loss)
+    if isinstance(loss, types.FunctionType) and not loss.__code__.co_freevars:
+        loss.__code__ = _quartic_loss.__code__  # also seen through references taken at import
+    else:
+        exercise.loss = _quartic_loss
+    grads = exercise.parallel_grads(params, xs, ys)
+    want = _stacked(_whole_batch_grad(params, xs, ys, power=4))
+    try:
+        checks.assert_close(grads, want, what=WHAT, rtol=1e-4, atol=1e-5)
+    except checks.KataFailure as failure:
+        checks.fail(f"with the module's loss replaced by another (the mean fourth power of the error), "
+                    f"{WHAT} did not return that loss's averaged gradient: {failure} The gradient must come "
+                    f"from jax.grad applied to loss, which follows whatever loss is; a formula derived by "
+                    f"hand fits one loss only. See {checks.DOCS}/automatic-differentiation.html", "wrong-tool")

@@ -1,7 +1,10 @@
 """Checks for pmap-3 (flat_batch)."""
 
+import math
+
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -9,6 +12,8 @@ from grader import checks
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
 FEATURES = 3
+PMAP_DOCS = f"{checks.DOCS}/_autosummary/jax.pmap.html"
+NORMALISING = ("sqrt", "rsqrt", "div")  # the per-row work: a norm and a division
 
 
 def _batch(rows):
@@ -30,17 +35,17 @@ def _run(exercise, batch):
         checks.fail(
             f"unit_rows_parallel on {batch.shape[0]} rows raised ValueError ({str(error).splitlines()[0]}). "
             f"That is pmap's way of saying the leading axis ({batch.shape[0]}) is not the device count "
-            f"({n}): pmap maps its leading axis onto devices. Reshape the batch to "
-            f"({n}, {batch.shape[0] // n}, {FEATURES}) first and reshape the result back. "
-            f"See https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html")
+            f"({n}): pmap maps its leading axis onto devices, one slice each. Give it a leading axis of "
+            f"jax.device_count() blocks of rows, and undo that reshape on the result. See {PMAP_DOCS}",
+            "device-count")
 
 
 def test_two_rows_per_device(exercise):
     batch = _batch(2 * jax.device_count())
     out = _run(exercise, batch)
     checks.assert_close(out, _by_hand(batch), what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
-                        hint="The result is (rows, features) again, rows in their original order: reshape "
-                             "to (devices, rows // devices, features) and back the same way.")
+                        hint="The result is (rows, features) again, rows in their original order: split the "
+                             "rows into one block per device and put the blocks back in the same order.")
 
 
 def test_any_multiple_of_the_device_count(exercise):
@@ -48,12 +53,42 @@ def test_any_multiple_of_the_device_count(exercise):
         batch = _batch(per_device * jax.device_count())
         out = _run(exercise, batch)
         checks.assert_close(out, _by_hand(batch), what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
-                            hint="Compute rows // jax.device_count() from the batch; do not hard-code it.")
+                            hint="Work out the rows per device from the batch's shape and the device count; "
+                                 "do not write a number in.")
 
 
-def test_rows_are_split_over_all_devices(exercise):
-    batch = _batch(2 * jax.device_count())
+def rows_normalised_where_they_live(exercise):
+    """Each device normalises its own block of rows and keeps it (module level: rerun with 4 devices)."""
+    n = jax.device_count()
+    batch = _batch(2 * n)
+    what = f"unit_rows_parallel(batch of {batch.shape[0]} rows)"
     out = _run(exercise, batch)
-    checks.assert_split_over_devices(out, what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
+    checks.assert_close(out, _by_hand(batch), what=what)
+    checks.assert_split_over_devices(out, what=what,
                                      hint="Each device should normalise its own block of rows under "
                                           "jax.pmap; reshaping pmap's result keeps the blocks in place.")
+    program = checks.assert_runs_on_devices(
+        exercise.unit_rows_parallel, batch, what=what,
+        hint="Normalise the rows inside jax.pmap; the reshapes before and after move no data.")
+    wide = [call for call in program.mapped_calls() if call.n_devices == n]
+    blocks = [(whole, per) for call in wide for whole, per in call.inputs if math.prod(whole) == batch.size]
+    if not any(math.prod(per) * n == batch.size for _, per in blocks):
+        seen = ", ".join(f"{whole} as {per}" for whole, per in blocks) or "no input of the batch's size"
+        checks.fail(f"{what}: the batch does not reach the devices split into {n} blocks (the per-device "
+                    f"program receives {seen}): every device normalises every row. Each device should get "
+                    f"only its own {batch.shape[0] // n} rows. See {PMAP_DOCS}", "not-distributed")
+    inside = {p for call in wide for p in call.primitives()}
+    outside = set(program.outside_mapped()) & set(NORMALISING)
+    if not inside & set(NORMALISING) or outside:
+        checks.fail(f"{what}: the normalising ({', '.join(sorted(outside)) or 'the norm and division'}) runs "
+                    f"outside the per-device program, on the whole batch: pmap only moved the data. Call "
+                    f"unit_rows inside the pmapped function. See {PMAP_DOCS}", "not-distributed")
+
+
+def test_rows_are_normalised_on_their_own_devices(exercise):
+    rows_normalised_where_they_live(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, rows_normalised_where_they_live, exercise)

@@ -3,6 +3,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -10,7 +11,7 @@ from grader import checks
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
 M, K, P = 3, 2, 5
-HINT = "jax.pmap(jax.vmap(affine)): pmap takes the device axis, vmap the batch axis inside it."
+HINT = "pmap takes the device axis; inside it, vmap takes the batch axis, so affine sees one example."
 
 
 def _inputs(batch):
@@ -46,8 +47,24 @@ def test_each_example_gets_its_own_affine(exercise):
                             hint="Entry [i, j] is affine(a[i, j], b[i, j], c[i, j]). " + HINT)
 
 
-def test_each_device_holds_its_own_batch(exercise):
+def each_device_computes_its_own_batch(exercise):
+    """The matmuls run per device on that device's batch, which stays there (module level: rerun with 4
+    devices)."""
     a, b, c = _inputs(batch=4)
+    n = jax.device_count()
+    what = "affine_everywhere(a, b, c)"
     out = _call(exercise, a, b, c)
-    checks.assert_split_over_devices(out, what="affine_everywhere(a, b, c)",
-                                     hint="The outer transformation must be jax.pmap. " + HINT)
+    checks.assert_close(out, _by_hand(a, b, c), rtol=1e-5, atol=1e-5, what=what)
+    checks.assert_split_over_devices(out, what=what, hint="The outer transformation must be jax.pmap. " + HINT)
+    # Placement is not proof: the program must do the matmuls per device, on each device's own batch.
+    checks.assert_runs_on_devices(exercise.affine_everywhere, a, b, c, what=what, work=("dot_general",),
+                                  split=(a.shape, b.shape, c.shape), hint=HINT)
+
+
+def test_each_device_holds_its_own_batch(exercise):
+    each_device_computes_its_own_batch(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, each_device_computes_its_own_batch, exercise)

@@ -16,4 +16,4 @@ def test_adds_unseen_values_on_a_device(exercise):
     out = exercise.add_on_first(a, b)
     checks.assert_close(out, a_host + b_host, what=what, hint="Return a + b, computed from the arrays you are given.")
     checks.assert_on_devices(out, {devices[first]}, what=what,
-                             hint="Move b to a's device (jax.device_put(b, a.sharding)) and add there.")
+                             hint="Move b to a's device and add there.")

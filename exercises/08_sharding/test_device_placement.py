@@ -1,11 +1,15 @@
 """Checks for sharding-1 (device_placement)."""
 
+import re
+
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
 X = np.arange(6, dtype=np.int32).reshape(2, 3)
+PLACEMENT_DOCS = f"{checks.DOCS}/sharded-computation.html"
 
 
 def test_put_on_lands_on_the_requested_device(exercise):
@@ -15,8 +19,8 @@ def test_put_on_lands_on_the_requested_device(exercise):
         out = exercise.put_on(X, index)
         checks.assert_on_devices(
             out, {devices[index]}, what=f"put_on(x, {index})",
-            hint="jnp.asarray(x) lands on the default device (device 0); jax.device_put(x, device) "
-                 "puts it where you say.")
+            hint="jnp.asarray(x) lands on the default device (device 0); jax.device_put takes the device "
+                 "to put x on.")
         checks.assert_shape_dtype(out, X.shape, X.dtype, what=f"put_on(x, {index})")
         checks.assert_close(out, X, what=f"put_on(x, {index})")
 
@@ -28,7 +32,27 @@ def pair(first: int, second: int) -> tuple[jax.Array, jax.Array]:
     return a, b
 
 
-def test_add_on_first_runs_where_a_lives(exercise):
+def _blocked_transfer(call, guard):
+    """Run call() with one kind of transfer disallowed; the first transfer it tried, or None.
+
+    Returns (kind, shape, source device id or None, destination device id) from JAX's error.
+    """
+    try:
+        with guard("disallow_explicit"):
+            jax.block_until_ready(call())
+    except Exception as error:  # noqa: BLE001 - JAX reports a blocked transfer as a runtime error
+        found = re.search(r"Disallowed (\S+) transfer: aval=ShapedArray\((\w+)\[([0-9,]*)\]"
+                          r"(?:.*?\bsharding=.*?id=(\d+))?.*?dst_sharding=.*?id=(\d+)", str(error))
+        if found is None:
+            raise
+        kind, _, shape, source, destination = found.groups()
+        return kind, shape, None if source is None else int(source), int(destination)
+    return None
+
+
+def added_where_a_lives(exercise):
+    """The sum is right, on a's device, computed there: only b moves (module level: rerun with 4
+    devices)."""
     n = jax.device_count()
     for first, second in [(min(2, n - 1), n - 1), (n - 1, 0)]:
         a, b = pair(first, second)
@@ -36,12 +60,40 @@ def test_add_on_first_runs_where_a_lives(exercise):
         try:
             out = exercise.add_on_first(a, b)
         except ValueError as error:
+            if "incompatible devices" not in str(error) and "committed" not in str(error):
+                raise
             checks.fail(
                 f"{what} raised ValueError: {str(error).splitlines()[0][:160]}. Arrays committed to "
-                f"different devices are never moved implicitly: jax.device_put(b, a.sharding) (or "
-                f"a's device) first.")
+                f"different devices are never moved implicitly: one of them has to be moved explicitly "
+                f"(device_put) to the other's device first. See {PLACEMENT_DOCS}", "wrong-sharding")
         checks.assert_close(out, np.array([11.0, 22.0, 33.0], np.float32), what=what)
         checks.assert_on_devices(
             out, {jax.devices()[first]}, what=what,
             hint="The result of an operation stays where its inputs are: move b to a's device, "
                  "not a to b's.")
+        # Placement is not proof: a sum computed elsewhere and moved back lands there too. JAX's
+        # transfer guards name the first copy the function makes between memories.
+        host = _blocked_transfer(lambda: exercise.add_on_first(a, b),
+                                 jax.transfer_guard_host_to_device)
+        if host is not None and host[1] == "3":
+            checks.fail(f"{what} sends a whole shape-(3,) array from the host to device {host[3]}: the sum "
+                        f"was computed on the host (NumPy) and only its result placed on a's device. The "
+                        f"add itself should run on a's device, with jax.Arrays. See {PLACEMENT_DOCS}",
+                        "host-transfer")
+        moved = _blocked_transfer(lambda: exercise.add_on_first(a, b),
+                                  jax.transfer_guard_device_to_device)
+        if moved is not None and moved[2] != second:
+            checks.fail(f"{what} first copies an array from device {moved[2]} (a's device) to device "
+                        f"{moved[3]}: a, not b, was moved, so the add ran on device {moved[3]} and its "
+                        f"result was copied back afterwards. Placement of the result does not say where "
+                        f"the work ran: move b to a's device and add there. See {PLACEMENT_DOCS}",
+                        "wrong-sharding")
+
+
+def test_add_on_first_runs_where_a_lives(exercise):
+    added_where_a_lives(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, added_where_a_lives, exercise)

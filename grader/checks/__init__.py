@@ -7,9 +7,11 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 `assert 3 == 4`.
 
 - core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
-- values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`
+- values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`,
+  `swap_function` + `assert_follows` (the answer transforms the function the task names)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
-- programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts),
+- programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
+  scan stores per step for the backward pass, `StoredValue`; its largest value),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
   `assert_runs_on_devices` (where the work ran), `compiled_program` (partitioned HLO),
   `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
@@ -26,22 +28,22 @@ from grader.checks.devices import (assert_donated, assert_on_devices, assert_rep
                                    assert_split_over_devices, lowered_donations, on_devices, start_worker)
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
-                                    assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
+                                    StoredValue, assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
                                     assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
                                     assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
                                     per_device_shape, program_of, traced_jaxpr)
 from grader.checks.prng import no_key_reuse
-from grader.checks.values import (assert_close, assert_not_mutated, assert_sees_global_change,
-                                  assert_shape_dtype)
+from grader.checks.values import (assert_close, assert_follows, assert_not_mutated, assert_sees_global_change,
+                                  assert_shape_dtype, swap_function)
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
-    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "assert_close",
-    "assert_compiles", "assert_donated", "assert_jitted", "assert_loops_rolled", "assert_no_callbacks",
+    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue", "assert_close",
+    "assert_compiles", "assert_donated", "assert_follows", "assert_jitted", "assert_loops_rolled", "assert_no_callbacks",
     "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_replicated", "assert_runs_on_devices", "assert_sees_global_change",
     "assert_shape_dtype", "assert_sharding", "assert_split_over_devices", "assert_uses", "compiled_program",
     "count_compiles", "fail", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse",
     "on_devices", "per_device_shape", "program_of", "run_in_processes", "sentence", "short",
-    "start_worker", "traced_jaxpr",
+    "start_worker", "swap_function", "traced_jaxpr",
 ]

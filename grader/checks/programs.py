@@ -97,6 +97,45 @@ class MappedCall:
         return [eqn.primitive.name for eqn in _all_eqns(self.body)]
 
 
+@dataclass(frozen=True)
+class StoredValue:
+    """One array a forward scan keeps per step (`Program.stored_per_step()`).
+
+    `source` is the primitive that computes it in the loop body ("input" for a
+    value the step received, e.g. the carry); `name` is the name given to it
+    with `jax.ad_checkpoint.checkpoint_name`, if any.
+    """
+
+    shape: tuple[int, ...]
+    dtype: str
+    source: str
+    name: str | None = None
+
+    def describe(self) -> str:
+        what = "the step's input" if self.source == "input" else f"a {self.source} result"
+        named = f" named {self.name!r}" if self.name else ""
+        return f"{self.dtype}{list(self.shape)} ({what}{named})"
+
+
+# Primitives that only pass a value through on its way to being saved.
+_PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
+
+
+def _origin(jaxpr: Any, var: Any) -> tuple[str, str | None]:
+    """The primitive that computes `var` in `jaxpr` (seeing through checkpoint_name and copies)."""
+    producers = {id(out): eqn for eqn in jaxpr.eqns for out in eqn.outvars}
+    inputs = {id(v) for v in jaxpr.invars} | {id(v) for v in jaxpr.constvars}
+    name = None
+    while id(var) in producers:
+        eqn = producers[id(var)]
+        if eqn.primitive.name == "name":
+            name = name or eqn.params.get("name")
+        elif eqn.primitive.name not in _PASS_THROUGH:
+            return eqn.primitive.name, name
+        var = eqn.invars[0]
+    return ("input" if id(var) in inputs else "constant"), name
+
+
 @dataclass
 class Program:
     """A traced program: `program_of(fn, *args)`."""
@@ -129,6 +168,38 @@ class Program:
     def loops(self) -> list[Any]:
         """The scan and while equations, nested ones included."""
         return [eqn for eqn in _all_eqns(self.jaxpr) if eqn.primitive.name in ("scan", "while")]
+
+    def find(self, *names: str) -> list[Any]:
+        """The equations of these primitives (e.g. "remat2", "custom_jvp_call"), nested ones included."""
+        return [eqn for eqn in _all_eqns(self.jaxpr) if eqn.primitive.name in names]
+
+    def largest_value(self) -> Any:
+        """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
+        included (per iteration): what the program must hold in memory at once, at least."""
+        avals = [v.aval for eqn in _all_eqns(self.jaxpr) for v in eqn.outvars if hasattr(v.aval, "shape")]
+        return max(avals, key=lambda a: a.size * a.dtype.itemsize, default=None)
+
+    def stored_per_step(self) -> list[StoredValue]:
+        """What every forward scan (reverse=False) stacks per step, besides its carry.
+
+        Traced under jax.grad, a scan's stacked outputs include the residuals
+        its backward pass reads: one array per step (per layer, for a scan over
+        layers) for each value saved instead of recomputed. jax.checkpoint and
+        its policies decide which values these are.
+        """
+        stored: list[StoredValue] = []
+        for eqn in self.find("scan"):
+            if eqn.params.get("reverse"):
+                continue
+            body = eqn.params["jaxpr"].jaxpr
+            seen: set[int] = set()
+            for var in body.outvars[eqn.params["num_carry"]:]:
+                if id(var) in seen:
+                    continue
+                seen.add(id(var))
+                source, name = _origin(body, var)
+                stored.append(StoredValue(tuple(var.aval.shape), str(var.aval.dtype), source, name))
+        return stored
 
 
 def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> Program:
@@ -302,6 +373,12 @@ class CompiledProgram:
     """The optimised, partitioned HLO of a jitted call: what each device actually runs."""
 
     text: str
+    executable: Any = None  # the jax Compiled object: call it, or read its memory_analysis()
+
+    def memory(self) -> Any:
+        """XLA's memory analysis of the compiled program (bytes): .temp_size_in_bytes (intermediates
+        live during the run), .argument_size_in_bytes, .output_size_in_bytes, .alias_size_in_bytes."""
+        return self.executable.memory_analysis()
 
     def collectives(self) -> Counter:
         """HLO collective ops (all-reduce, all-gather, collective-permute, ...) and how many of each."""
@@ -334,7 +411,7 @@ def compiled_program(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Comp
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError):
         traced_jaxpr(fn, *args, what=what, **kwargs)  # fails with the lesson for the error
         raise
-    return CompiledProgram(compiled.as_text())
+    return CompiledProgram(compiled.as_text(), compiled)
 
 
 def per_device_shape(shape: tuple[int, ...], spec: Any, mesh: Any) -> tuple[int, ...]:

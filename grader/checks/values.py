@@ -1,12 +1,13 @@
-"""Values, shapes, dtypes, and the purity of the functions that produce them."""
+"""Values, shapes, dtypes, the purity of the functions that produce them, and whether they follow
+the function the task names (`swap_function`, `assert_follows`)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-import chex
 import jax
 import numpy as np
 
@@ -24,9 +25,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
-    try:
-        chex.assert_trees_all_equal_structs(actual, expected)
-    except (AssertionError, ValueError, TypeError):
+    if jax.tree.structure(actual) != jax.tree.structure(expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
@@ -109,3 +108,76 @@ def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any
                           f"global's old value: the compiled program never looks at the global again. "
                           f"Values that change must reach the jitted code as arguments.",
                           hint, f"See {DOCS}/stateful-computations.html"), "stale-global")
+
+
+# --- the answer uses the function the task names ---------------------------------------------
+
+_SWAP_SLOT = "__kata_swapped_functions__"
+
+
+@contextlib.contextmanager
+def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[None]:
+    """Inside the block, the learner's function `name` behaves as `replacement`, however it is reached.
+
+    A task that says "map `predict` with jax.vmap" or "the gradient of `loss` by
+    jax.grad" is only met if the answer calls that function: a hand-written copy
+    of its formula gives the same numbers. Swap the function for another one,
+    call the answer, and check it follows (`assert_follows`).
+
+    The module attribute is replaced, and the original function's code is
+    pointed at the replacement too, so a reference bound at import time
+    (`batched = jax.vmap(predict)`, a jitted wrapper's `__wrapped__`) follows as
+    well. Call the answer with shapes it has not seen in the block's process, so
+    no jit cache hands back a program traced with the original.
+
+    Args:
+      module: the `exercise` fixture (or a module).
+      name: the function's name in the module.
+      replacement: any callable taking the same arguments.
+    """
+    original = getattr(module, name)
+    target = original
+    while not hasattr(target, "__code__") and hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    code_swapped = False
+    if hasattr(target, "__code__") and hasattr(target, "__globals__") and not target.__code__.co_freevars:
+        namespace = target.__globals__
+        slots = namespace.setdefault(_SWAP_SLOT, {})
+        slots[name] = replacement
+        trampoline: dict[str, Any] = {}
+        exec(f"def {name}(*args, **kwargs):\n    return {_SWAP_SLOT}[{name!r}](*args, **kwargs)\n",
+             {}, trampoline)
+        saved_code, target.__code__ = target.__code__, trampoline[name].__code__
+        saved_defaults, target.__defaults__ = target.__defaults__, None
+        saved_kwdefaults, target.__kwdefaults__ = target.__kwdefaults__, None
+        code_swapped = True
+    setattr(module, name, replacement)
+    try:
+        yield
+    finally:
+        setattr(module, name, original)
+        if code_swapped:
+            target.__code__, target.__defaults__ = saved_code, saved_defaults
+            target.__kwdefaults__ = saved_kwdefaults
+            slots.pop(name, None)
+
+
+def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol: float = 1e-5,
+                   atol: float = 1e-6, hint: str = "") -> None:
+    """After `swap_function(..., swapped, other)`, the answer returned what `other` implies.
+
+    A wrong structure or shape fails as `wrong-shape`; values that still follow the
+    original function fail as `wrong-tool`: the answer recomputes the function's
+    formula itself instead of transforming the function the task names.
+    """
+    __tracebackhide__ = True
+    if jax.tree.structure(actual) != jax.tree.structure(expected) or any(
+            np.shape(a) != np.shape(b) for a, b in zip(jax.tree.leaves(actual), jax.tree.leaves(expected))):
+        fail(sentence(f"with `{swapped}` swapped for another function, {what} returned "
+                      f"{_structure(actual)}; expected {_structure(expected)}.", hint), "wrong-shape")
+    for got, want in zip(jax.tree.leaves(actual), jax.tree.leaves(expected)):
+        if not np.allclose(np.asarray(got), np.asarray(want), rtol=rtol, atol=atol, equal_nan=True):
+            fail(sentence(f"{what} does not follow `{swapped}`: with `{swapped}` swapped for another "
+                          f"function it returned {short(got)}; that function gives {short(want)}. "
+                          f"The answer computes its own copy of the formula instead of transforming "
+                          f"`{swapped}` itself.", hint), "wrong-tool")

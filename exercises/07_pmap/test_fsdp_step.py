@@ -1,0 +1,65 @@
+"""Checks for pmap-8 (fsdp_step)."""
+
+import jax
+import numpy as np
+import pytest
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from grader import checks
+
+K, PER_DEVICE = 3, 2
+SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
+
+
+def _setup():
+    n = jax.device_count()
+    d, rows = 2 * n, PER_DEVICE * n
+    mesh = jax.make_mesh((n,), ("data",))
+    rng = np.random.default_rng(4)
+    host = (rng.normal(size=(d, K)).astype(np.float32), rng.normal(size=(rows, d)).astype(np.float32),
+            rng.normal(size=(rows, K)).astype(np.float32))
+    placed = tuple(jax.device_put(a, NamedSharding(mesh, P("data"))) for a in host)
+    return mesh, host, placed
+
+
+def _expected(w, x, y):
+    residual = x @ w - y
+    return w - 0.1 * 2.0 * x.T @ residual / residual.size
+
+
+def check_step(exercise) -> None:
+    """Module level so on_devices can rerun it: values, layout, and where each part of the step ran."""
+    mesh, host, placed = _setup()
+    n = jax.device_count()
+    d = host[0].shape[0]
+    new = exercise.train_step(*placed, mesh)
+    checks.assert_close(new, _expected(*host), what="train_step(w, x, y, mesh)", rtol=1e-4, atol=1e-5,
+                        hint="The step uses the gradient of the mean loss over the whole batch: the "
+                             "psum_scatter adds the devices' gradients, so divide by their number.")
+    checks.assert_sharding(new, what="train_step(w, x, y, mesh)", spec=("data",), shard_shape=(d // n, K),
+                           n_devices=n, hint="Each device returns only its updated rows of w: "
+                                             "out_specs=P('data').")
+    program = checks.assert_runs_on_devices(
+        lambda w, x, y: exercise.train_step(w, x, y, mesh), *placed, what="train_step(w, x, y, mesh)",
+        split=((d, K), (n * PER_DEVICE, d), (n * PER_DEVICE, K)), collectives=("all_gather",),
+        hint="w, x and y all enter shard_map split by rows (in_specs P('data')); each device rebuilds the "
+             "whole w inside with lax.all_gather(..., tiled=True).")
+    inside = {p for call in program.mapped_calls() for p in call.primitives()}
+    if "psum" in inside or "psum_invariant" in inside:
+        checks.fail("train_step sums the whole gradient on every device (a psum) and then keeps only its "
+                    "own rows: every device receives n times the data it needs. lax.psum_scatter adds the "
+                    "gradients and delivers each device just its block of rows. "
+                    f"See {SHARD_MAP_DOCS}", "wrong-collective")
+    if "reduce_scatter" not in inside:
+        checks.fail(f"train_step's per-device program uses {sorted(inside & checks.COLLECTIVES)}; expected "
+                    f"the gradients of w to be combined with lax.psum_scatter (reduce_scatter), each device "
+                    f"receiving the sum for its own rows of w. See {SHARD_MAP_DOCS}", "wrong-collective")
+
+
+def test_gathered_weights_scattered_gradients(exercise):
+    check_step(exercise)
+
+
+@pytest.mark.devices(4)
+def test_step_with_4_devices(exercise):
+    checks.on_devices(4, check_step, exercise)

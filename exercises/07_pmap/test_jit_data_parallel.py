@@ -1,0 +1,80 @@
+"""Checks for pmap-7 (jit_data_parallel)."""
+
+import jax
+import numpy as np
+
+from grader import checks
+
+D, PER_DEVICE = 3, 2
+PARTITION_DOCS = f"{checks.DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
+
+
+def _host():
+    n = jax.device_count()
+    rng = np.random.default_rng(2)
+    return ({"w": rng.normal(size=D).astype(np.float32), "b": np.float32(-0.2)},
+            rng.normal(size=(n * PER_DEVICE, D)).astype(np.float32),
+            rng.normal(size=(n * PER_DEVICE,)).astype(np.float32))
+
+
+def _placed(exercise):
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("data",))
+    host = _host()
+    placed = exercise.place(*host, mesh)
+    if not isinstance(placed, tuple) or len(placed) != 3:
+        checks.fail(f"place(params, x, y, mesh) returned {type(placed).__name__}; expected the triple "
+                    f"(params, x, y).", "wrong-shape")
+    return host, placed
+
+
+def _expected(params, x, y):
+    residual = x @ params["w"] + params["b"] - y
+    return {"w": params["w"] - 0.1 * 2.0 * (residual[:, None] * x).mean(axis=0),
+            "b": np.float32(params["b"] - 0.1 * 2.0 * residual.mean())}
+
+
+def test_place_splits_the_batch_and_copies_the_params(exercise):
+    host, (params, x, y) = _placed(exercise)
+    n = jax.device_count()
+    checks.assert_close((params, x, y), host, what="place(params, x, y, mesh)",
+                        hint="place only puts the arrays on the mesh; it does not change them.")
+    for name, value, shard in (("x", x, (PER_DEVICE, D)), ("y", y, (PER_DEVICE,))):
+        checks.assert_sharding(value, what=f"place(...)'s {name}", spec=("data",), shard_shape=shard, n_devices=n,
+                               hint="NamedSharding(mesh, P('data')) splits the rows over the mesh axis.")
+    for name, leaf in params.items():
+        checks.assert_sharding(leaf, what=f"place(...)'s params['{name}']", n_devices=n,
+                               hint="Every device needs all of the params: NamedSharding(mesh, P()).")
+        checks.assert_replicated(leaf, what=f"place(...)'s params['{name}']")
+
+
+def test_step_on_the_placed_batch(exercise):
+    host, placed = _placed(exercise)
+    checks.assert_jitted(exercise.train_step, *placed, what="train_step(params, x, y)")
+    new = exercise.train_step(*placed)
+    checks.assert_close(new, _expected(*host), what="train_step(*place(...))", rtol=1e-4, atol=1e-5,
+                        hint="One step: params - LR * jax.grad(loss)(params, x, y), over the whole batch.")
+    for name, leaf in new.items():
+        checks.assert_replicated(leaf, what=f"train_step(...)['{name}']",
+                                 hint="Replicated params in, replicated params out: every device applies the "
+                                      "same update.")
+
+
+def test_compiler_partitions_the_step(exercise):
+    _, placed = _placed(exercise)
+    n = jax.device_count()
+    program = checks.program_of(exercise.train_step, *placed, what="train_step(params, x, y)")
+    if program.mapped_calls():
+        checks.fail("train_step contains a shard_map (or pmap): that is the per-device program written by "
+                    "hand, the previous exercise. Here write the step for the whole batch and let jit's "
+                    f"partitioner derive the per-device programs from the arguments' shardings. "
+                    f"See {PARTITION_DOCS}", "wrong-tool")
+    compiled = checks.compiled_program(exercise.train_step, *placed, what="train_step(params, x, y)")
+    shapes = compiled.parameter_shapes()
+    if (PER_DEVICE, D) not in shapes or (n * PER_DEVICE, D) in shapes:
+        checks.fail(f"the compiled train_step takes per-device inputs of shapes {shapes}; expected x to "
+                    f"arrive as ({PER_DEVICE}, {D}) blocks, its rows split over the {n} devices. Each device "
+                    f"computes on the whole batch when x is not split.", "not-distributed")
+    if not compiled.collectives()["all-reduce"]:
+        checks.fail(f"the compiled train_step has no all-reduce ({dict(compiled.collectives())}): with the "
+                    f"batch split, the mean over all rows needs one. See {PARTITION_DOCS}", "wrong-collective")

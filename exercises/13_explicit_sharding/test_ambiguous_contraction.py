@@ -1,0 +1,70 @@
+"""Checks for explicit-4 (ambiguous_contraction)."""
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from grader import checks
+from grader.explain import explain
+
+TYPES_DOCS = f"{checks.DOCS}/notebooks/explicit-sharding.html"
+BATCH, K = 8, 3
+
+
+def _setup():
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("data",))
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(BATCH, 2 * n)).astype(np.float32)
+    w = rng.normal(size=(2 * n, K)).astype(np.float32)
+    placed = (jax.device_put(x, NamedSharding(mesh, P(None, "data"))),
+              jax.device_put(w, NamedSharding(mesh, P("data", None))))
+    return mesh, x, w, placed
+
+
+def _explained(error: Exception, what: str) -> None:
+    if isinstance(error, checks.KataFailure):
+        raise error
+    known = explain(error)
+    if known is None:
+        raise error
+    checks.fail(f"{what} raised {type(error).__name__}: {known.headline}. {known.idea} See {known.link}",
+                known.code)
+
+
+def test_product_is_replicated(exercise):
+    mesh, x, w, placed = _setup()
+    with jax.set_mesh(mesh):
+        try:
+            out = exercise.project(*placed)
+        except Exception as error:  # noqa: BLE001 - the ShardingTypeError this exercise is about
+            _explained(error, "project(x, w)")
+    checks.assert_close(out, x @ w, what="project(x, w)", rtol=1e-5, atol=1e-5,
+                        hint="The product sums over d, across all devices' blocks.")
+    if not out.sharding.is_fully_replicated:
+        checks.fail(f"project(x, w) has type {jax.typeof(out)}; expected float32[{BATCH},{K}], a whole copy "
+                    f"on every device. The layout of a contraction's result is what out_sharding names.",
+                    "wrong-sharding")
+
+
+def test_partial_products_are_summed_not_operands_gathered(exercise):
+    mesh, _, _, placed = _setup()
+    n = jax.device_count()
+    with jax.set_mesh(mesh):
+        try:
+            compiled = checks.compiled_program(exercise.project, *placed, what="project(x, w)")
+        except Exception as error:  # noqa: BLE001 - the ShardingTypeError, explained
+            _explained(error, "compiling project(x, w)")
+    found = compiled.collectives()
+    if found["all-gather"]:
+        checks.fail(f"project(x, w) compiles to {dict(found)}: an all-gather copies an operand whole onto "
+                    f"every device before multiplying, so each device repeats work on data it did not "
+                    f"hold. Multiply the blocks in place and let the result's out_sharding decide how the "
+                    f"partial products are combined. See {TYPES_DOCS}", "wrong-collective")
+    if not (found["all-reduce"] or found["reduce-scatter"]):
+        checks.fail(f"project(x, w) compiles to {dict(found) or 'no collective'}: each device's partial "
+                    f"product over its block of d is never added to the others'.", "wrong-collective")
+    shapes = compiled.parameter_shapes()
+    if (BATCH, 2) not in shapes or (2, K) not in shapes:
+        checks.fail(f"the compiled project(x, w) takes per-device inputs of shapes {shapes}; expected the "
+                    f"blocks each device holds, ({BATCH}, 2) of x and (2, {K}) of w.", "not-distributed")

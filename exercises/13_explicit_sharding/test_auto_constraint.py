@@ -1,0 +1,65 @@
+"""Checks for explicit-5 (auto_constraint)."""
+
+import jax
+import numpy as np
+from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+
+from grader import checks
+from grader.explain import explain
+
+TYPES_DOCS = f"{checks.DOCS}/notebooks/explicit-sharding.html"
+CONSTRAINT = {"sharding_constraint"}
+
+
+def _setup(exercise):
+    n = jax.device_count()
+    mesh = exercise.data_mesh()
+    host = ((np.arange(2 * n * n, dtype=np.float32).reshape(2 * n, n) * 5) % 17) + np.arange(n, dtype=np.float32)
+    return mesh, host, jax.device_put(host, NamedSharding(mesh, P("data")))
+
+
+def _explained(error: Exception, what: str) -> None:
+    if isinstance(error, checks.KataFailure):
+        raise error
+    known = explain(error)
+    if known is None:
+        raise error
+    checks.fail(f"{what} raised {type(error).__name__}: {known.headline}. {known.idea} See {known.link}",
+                known.code)
+
+
+def _auto_axes(mesh) -> None:
+    explicit = [name for name, kind in zip(mesh.axis_names, mesh.axis_types) if kind != AxisType.Auto]
+    if explicit:
+        checks.fail(f"data_mesh() builds axes {dict(zip(mesh.axis_names, mesh.axis_types))}: axis "
+                    f"{explicit[0]!r} is not Auto, so the sharding is fixed in the array's type and "
+                    f"with_sharding_constraint can only assert it, not steer the compiler. "
+                    f"See {TYPES_DOCS}", "wrong-sharding")
+
+
+def test_columns_come_back_standardized_and_split(exercise):
+    mesh, host, x = _setup(exercise)
+    try:
+        out = exercise.standardize_columns(x)
+    except Exception as error:  # noqa: BLE001 - with_sharding_constraint on Explicit axes, explained
+        _explained(error, "standardize_columns(x)")
+    checks.assert_close(out, (host - host.mean(axis=0)) / host.std(axis=0), what="standardize_columns(x)",
+                        rtol=1e-4, atol=1e-5, hint="Each column to mean 0 and std 1: reduce over axis 0.")
+    checks.assert_sharding(out, what="standardize_columns(x)", spec=(None, "data"),
+                           hint="The constraint put the columns on separate devices; the elementwise "
+                                "rest of the program keeps that layout.")
+    _auto_axes(mesh)
+
+
+def test_constraint_makes_the_statistics_local(exercise):
+    mesh, _, x = _setup(exercise)
+    _auto_axes(mesh)
+    program = checks.program_of(exercise.standardize_columns, x, what="standardize_columns(x)")
+    checks.assert_uses(program, CONSTRAINT, what="standardize_columns(x)", tool="lax.with_sharding_constraint",
+                       hint="Moving the result afterwards does not change how it was computed.")
+    found = checks.compiled_program(exercise.standardize_columns, x, what="standardize_columns(x)").collectives()
+    if found["all-reduce"] or not found["all-to-all"]:
+        checks.fail(f"standardize_columns(x) compiles to {dict(found) or 'no collective'}; expected one "
+                    f"all-to-all (rows to columns) and no all-reduce. An all-reduce means the column "
+                    f"statistics were still summed across devices that each hold some rows: constrain x "
+                    f"itself, before the reductions. See {TYPES_DOCS}", "wrong-collective")

@@ -1,0 +1,144 @@
+"""A warm start for every submission's compilation cache, built once per version of the checks.
+
+Every submission's check processes compile the same small programs: the ones
+JAX builds for the eager operations the checks run around the learner's
+functions (making inputs, comparing results, JAX's own jitted helpers). A
+fresh cache compiles them again for each student. `grader warm` grades the
+reference solutions once with a private cache and keeps the programs that
+only eager operations produced; a submission's fresh cache starts as a copy
+of them. Programs compiled from a solution's own functions are never kept:
+their compiled code would show a submission the answer.
+
+The same run records how long each exercise's checks take on the reference
+solutions, so that `grade --jobs N` can share exercises out evenly.
+
+Compile counts stay exact: JAX reports a compile event on a cache hit too,
+so a warm cache changes how long a compile takes, never how many there are.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from grader import REPO_ROOT
+
+WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
+_CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
+
+
+def warm_root() -> Path:
+    from grader.plugin import cache_home
+
+    return cache_home() / "jax-katas" / "warm"
+
+
+@functools.cache
+def warm_dir(repo: Path = REPO_ROOT) -> Path:
+    """Where the warm programs for this version of the checks (and of JAX) live."""
+    from importlib.metadata import version
+
+    from grader.batch import checks_fingerprint
+
+    return warm_root() / f"{checks_fingerprint(repo)[:16]}-jax{version('jax')}"
+
+
+def ready(repo: Path = REPO_ROOT) -> Path | None:
+    """The warm programs' folder, if built for the present checks; else None."""
+    folder = warm_dir(repo)
+    return folder / "xla" if (folder / "ready.json").is_file() else None
+
+
+@functools.cache
+def expected_seconds(repo: Path = REPO_ROOT) -> dict[str, float]:
+    """exercise id -> seconds its checks took on the reference solutions (empty before `build`)."""
+    try:
+        return json.loads((warm_dir(repo) / "ready.json").read_text())["seconds"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | None:
+    """Build the warm programs for the present checks unless they exist; their folder, or None
+    where there are no reference solutions to build from (a student release)."""
+    from grader.grading import grade
+
+    if not (repo / "solutions").is_dir():
+        return None
+    folder = warm_dir(repo)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two batches on one machine build it once
+        if (folder / "ready.json").is_file() and not force:
+            return folder / "xla"
+        say("warming the compilation cache: grading the reference solutions once for this version "
+            "of the checks ...")
+        with tempfile.TemporaryDirectory(prefix="katas-warm-") as scratch:
+            cache = Path(scratch) / "jax-katas" / "xla"
+            cache.mkdir(parents=True)
+            log = cache / "katas-warm-log.jsonl"
+            report = grade(repo / "solutions", label="warm-up", repo=repo, shared_cache=Path(scratch),
+                           extra_env={WARM_LOG_ENV: str(log)})
+            keys = _eager_only(log)
+            staged = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
+            (staged / "xla").mkdir()
+            for key in keys:
+                entry = cache / f"{key}{_CACHE_SUFFIX}"
+                if entry.is_file():
+                    shutil.copyfile(entry, staged / "xla" / entry.name)
+            seconds = {e.exercise.id: round(sum(c.result.duration for c in e.checks), 3)
+                       for e in report.exercises}
+            (staged / "ready.json").write_text(json.dumps({
+                "programs": len(list((staged / "xla").iterdir())), "score": report.score,
+                "max_score": report.max_score, "seconds": seconds}, indent=2) + "\n")
+            if folder.exists():
+                shutil.rmtree(folder)
+            staged.rename(folder)
+        expected_seconds.cache_clear()
+        say(f"warm: {len(keys)} programs for eager operations kept in {folder}")
+        return folder / "xla"
+
+
+def _eager_only(log: Path) -> set[str]:
+    """Cache keys every compile of which served an eager operation (never a learner's function)."""
+    eager, programs = set(), set()
+    if log.is_file():
+        for line in log.read_text().splitlines():
+            entry = json.loads(line)
+            (eager if entry["eager"] else programs).add(entry["key"])
+    return eager - programs
+
+
+def record_compiles(path: str) -> None:
+    """In a check process of `build`'s trusted run: log each compile's cache key and kind."""
+    from grader.checks.compiles import _JAX_DIR, _is_eager
+
+    class _Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if not str(record.msg).startswith(("PERSISTENT COMPILATION CACHE MISS", "Persistent compilation cache hit")):
+                return
+            key = record.args[1] if isinstance(record.args, tuple) and len(record.args) > 1 else None
+            frame = sys._getframe(1)
+            while frame is not None and not frame.f_code.co_filename.startswith(_JAX_DIR):
+                frame = frame.f_back  # out of the logging machinery, into JAX's compiler
+            if key:
+                with open(path, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"key": key, "eager": _is_eager(frame)}) + "\n")
+
+    logger = logging.getLogger("jax._src.compiler")
+    logger.addHandler(_Handler(logging.DEBUG))
+    logger.setLevel(logging.DEBUG)
+
+
+def maybe_record_compiles(environ: Any = os.environ) -> None:
+    path = environ.get(WARM_LOG_ENV)
+    if path:
+        record_compiles(path)

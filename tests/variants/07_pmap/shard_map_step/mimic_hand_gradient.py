@@ -1,0 +1,25 @@
+"""Values right, idea skipped: a shard_map step whose gradient is derived by hand instead of jax.grad(loss)."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.sharding import PartitionSpec as P
+
+LR = 0.1
+
+
+def loss(params, x, y):
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def train_step(params, x, y, mesh):
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P("data"), P("data")), out_specs=P())
+    def per_device(params, x, y):
+        residual = x @ params["w"] + params["b"] - y
+        grads = {"w": 2.0 * jnp.mean(residual[:, None] * x, axis=0), "b": 2.0 * jnp.mean(residual)}
+        grads = lax.pmean(grads, "data")
+        return jax.tree.map(lambda p, g: p - LR * g, params, grads)
+
+    return per_device(params, x, y)

@@ -1,0 +1,22 @@
+"""Wrong: each device steps on its own rows' gradient; nothing averages them (check_vma off hides it)."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
+
+LR = 0.1
+
+
+def loss(params, x, y):
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def train_step(params, x, y, mesh):
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P("data"), P("data")), out_specs=P(), check_vma=False)
+    def per_device(params, x, y):
+        grads = jax.grad(loss)(params, x, y)
+        return jax.tree.map(lambda p, g: p - LR * g, params, grads)
+
+    return per_device(params, x, y)
