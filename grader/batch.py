@@ -3,10 +3,16 @@
 `SUBMISSIONS/` holds one entry per student: a folder (a copy of `exercises/`
 or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
-`OUT/students/<name>.json` as soon as it is known; `gradebook.csv` and
-`summary.csv` are rebuilt from those files after every student. Killing the
-batch loses nothing, and running it again skips students whose submission
-and checks have not changed (content hash) unless `--regrade`.
+`OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
+`summary.csv` and `failures.csv` (one row per failed check, with its code) are
+rebuilt from those files after every student. Killing the batch loses
+nothing, and running it again skips students whose submission and checks have
+not changed (content hash) unless `--regrade`.
+
+Submissions are graded by threads on this machine (`--workers`), or on a Dask
+cluster (`--scheduler`, `--cluster local:N`; see grader.cluster) whose workers
+run the same `grade_one`; either way the results are written here as they
+arrive.
 """
 
 from __future__ import annotations
@@ -21,11 +27,14 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT, __version__
+from grader.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.files import write_atomically
 from grader.grading import grade
 from grader.limits import Limits
@@ -34,6 +43,9 @@ from grader.plugin import resolve_target
 from grader.reports import to_json
 from grader.sandbox import Isolation
 from grader.warm import ready
+
+if TYPE_CHECKING:
+    from grader.cluster import ClusterSpec, Outcome
 
 MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
 MAX_ZIP_FILES = 5000
@@ -173,12 +185,15 @@ def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list
 
 
 def summary_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:
+    """Per exercise: how many passed, the pass rate, and the failure code most students share."""
     graded = [r for r in records if not r.get("error")]
-    rows = [["exercise", "passed", "graded", "pass_rate"]]
+    groups = groups_by_exercise(graded)
+    rows = [["exercise", "passed", "graded", "pass_rate", "top_failure", "top_failure_students"]]
     for entry in exercises:
         passed = sum(1 for r in graded for e in r["exercises"] if e["id"] == entry.id and e["status"] == "passed")
         rate = f"{passed / len(graded):.0%}" if graded else ""
-        rows.append([entry.id, passed, len(graded), rate])
+        code, students = top_failure(groups.get(entry.id, {}))
+        rows.append([entry.id, passed, len(graded), rate, code, students or ""])
     return rows
 
 
@@ -218,8 +233,26 @@ class ProgressLine:
             print(file=sys.stderr)
 
 
+def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...], limits: Limits,
+                   fingerprint: str, previous: dict[str, dict], regrade: bool, user: str | None,
+                   isolation: Isolation | None, workers: int) -> Iterator[Outcome]:
+    """Each submission's outcome as it finishes, graded by `workers` threads on this machine."""
+    from grader.cluster import Outcome
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, previous.get(s.name), regrade, user,
+                               isolation): s
+                   for s in submissions}
+        for future in as_completed(futures):
+            record, reused = future.result()
+            yield Outcome(futures[future], record, reused)
+
+
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
-              workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None) -> int:
+              workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None,
+              cluster: ClusterSpec | None = None) -> int:
+    """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
+    be graded this time (a cluster whose workers kept dying on it; the next run tries again)."""
     submissions = find_submissions(folder)
     students = out / "students"
     students.mkdir(parents=True, exist_ok=True)
@@ -236,10 +269,11 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     lock = threading.Lock()
 
     def write_tables() -> list[dict]:
-        """Rebuild both tables from every result so far (only students still in the folder)."""
+        """Rebuild the tables from every result so far (only students still in the folder)."""
         current = [records[s.name] for s in submissions if s.name in records]
         write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
         write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
+        write_atomically(out / "failures.csv", _csv(failure_rows(current)))
         return current
 
     def save(name: str, record: dict) -> None:
@@ -248,16 +282,28 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
             write_atomically(students / f"{name}.json", json.dumps(record, indent=2) + "\n")
             write_tables()
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, records.get(s.name), regrade, user,
-                               isolation): s
-                   for s in submissions}
-        for future in as_completed(futures):
-            submission = futures[future]
-            record, reused = future.result()
-            if not reused:
-                save(submission.name, record)
-            progress.step(submission.name, record, reused)
+    ungraded: list[str] = []
+
+    def collect(outcomes: Iterator[Outcome]) -> None:
+        for outcome in outcomes:
+            name = outcome.submission.name
+            if outcome.record is None:  # the cluster lost it: nothing is written, the next run grades it
+                ungraded.append(name)
+                print(f"\ngrader: {name} was not graded: {outcome.problem}", file=sys.stderr)
+                continue
+            if not outcome.reused:
+                save(name, outcome.record)
+            progress.step(name, outcome.record, outcome.reused)
+
+    if cluster is None:
+        collect(_grade_locally(submissions, exercises, limits, fingerprint, records, regrade, user, isolation,
+                               workers))
+    else:
+        from grader.cluster import Cluster
+
+        with Cluster(cluster) as dask:
+            here = dask.prepare(user, say=lambda line: print(line, file=sys.stderr))
+            collect(dask.grade(submissions, exercises, limits, fingerprint, records, regrade, user, here))
     progress.finish()
     if not submissions:
         print(f"grader: no submissions in {folder}", file=sys.stderr)
@@ -271,4 +317,9 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     print(f"\n{len(current)} students graded into {out}/gradebook.csv"
           + (f"; could not grade: {', '.join(errors)}" if errors else "")
           + (f"; needs review: {', '.join(review)}" if review else ""))
+    for line in isolation_summary(current):
+        print(line)
+    if ungraded:
+        print(f"not graded this time, run the batch again: {', '.join(ungraded)}")
+        return 2
     return 0

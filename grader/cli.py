@@ -175,11 +175,22 @@ def _batch_parser(commands) -> None:
     parser = commands.add_parser("batch", help="grade a whole class: one folder, .zip or git repo per student")
     _example(parser, "grader batch submissions/ --out grades/",
              "grader batch submissions/ --out grades/ --workers 2 --only purity",
-             "grader batch submissions/ --out grades/ --regrade")
+             "grader batch submissions/ --out grades/ --regrade",
+             "grader batch submissions/ --out grades/ --scheduler tcp://gpu-lab-1:8786",
+             "grader batch submissions/ --out grades/ --cluster local:2")
     parser.add_argument("submissions", help="a folder holding one entry per student")
-    parser.add_argument("--out", required=True, help="where per-student JSON, gradebook.csv and summary go")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="submissions graded at once (default: the number of cores, %(default)s)")
+    parser.add_argument("--out", required=True,
+                        help="where per-student JSON, gradebook.csv, summary.csv and failures.csv go")
+    parser.add_argument("--workers", type=int, default=None,
+                        help=f"submissions graded at once on this machine (default: the number of cores, "
+                             f"{os.cpu_count() or 1})")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="grade on the Dask workers of this scheduler (tcp://host:8786) instead of here; "
+                            "needs the cluster extra: pip install -e '.[cluster]'")
+    where.add_argument("--cluster", metavar="local:N",
+                       help="start N Dask workers on this machine and grade on them (the cluster mode, "
+                            "without other machines)")
     parser.add_argument("--regrade", action="store_true",
                         help="grade every student again, even when the submission has not changed")
     parser.add_argument("--no-warm", action="store_true",
@@ -196,11 +207,77 @@ def batch_command(args: argparse.Namespace) -> int:
     folder = Path(args.submissions)
     if not folder.is_dir():
         raise UsageProblem(f"{args.submissions} is not a folder")
-    if not args.no_warm:
+    cluster = cluster_from(args)
+    exercises, limits = selected(args.only), limits_from(args)
+    if not args.no_warm and not args.scheduler:  # a scheduler's workers warm their own machines
         warm.build(say=lambda line: print(line, file=sys.stderr))
-    return run_batch(folder, Path(args.out), selected(args.only), limits_from(args),
-                     workers=max(1, args.workers), regrade=args.regrade, user=sandbox_user(args),
-                     isolation=isolation_from(args))
+    if cluster is not None:
+        # The workers grade: they check the sandbox and the sandbox user on their own machines.
+        from grader.cluster import ClusterProblem
+
+        try:
+            return run_batch(folder, Path(args.out), exercises, limits, workers=1, regrade=args.regrade,
+                             user=args.sandbox_user, cluster=cluster)
+        except ClusterProblem as problem:
+            raise UsageProblem(str(problem)) from None
+    return run_batch(folder, Path(args.out), exercises, limits,
+                     workers=max(1, args.workers or os.cpu_count() or 1), regrade=args.regrade,
+                     user=sandbox_user(args), isolation=isolation_from(args))
+
+
+def cluster_from(args: argparse.Namespace):
+    """The Dask cluster `--scheduler` or `--cluster` names (None: grade on this machine)."""
+    if not (args.scheduler or args.cluster):
+        return None
+    from grader.cluster import ClusterSpec
+
+    if args.workers is not None:
+        raise UsageProblem("--workers counts this machine's graders; with --scheduler or --cluster the Dask "
+                           "workers grade (start as many as you want graded at once)")
+    if args.scheduler:
+        return ClusterSpec(scheduler=args.scheduler, isolation=args.isolation, warm=not args.no_warm)
+    try:
+        count = ClusterSpec.parse_local(args.cluster)
+    except ValueError as problem:
+        raise UsageProblem(str(problem)) from None
+    return ClusterSpec(local_workers=count, isolation=args.isolation, warm=False)
+
+
+def _report_parser(commands) -> None:
+    parser = commands.add_parser("report", help="what a graded class misunderstands: a summary, and a page "
+                                                 "(--html) with charts")
+    _example(parser, "grader report grades/", "grader report grades/ --html class.html")
+    parser.add_argument("grades", help="the --out folder of grader batch (its students/*.json)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write one static page: score distribution, pass rates, failures grouped by the JAX "
+                             "idea they reveal, who is in each group, needs review, isolation (opens from disk, "
+                             "offline)")
+    parser.add_argument("--top", type=int, default=10, metavar="N",
+                        help="how many of the largest failure groups to print (default %(default)s)")
+    parser.set_defaults(run=report_command)
+
+
+def report_command(args: argparse.Namespace) -> int:
+    from grader import classreport
+    from grader.files import write_atomically
+
+    grades = Path(args.grades)
+    if not grades.is_dir():
+        raise UsageProblem(f"{args.grades} is not a folder")
+    try:
+        data = classreport.load_class(grades)
+    except FileNotFoundError as problem:
+        raise UsageProblem(str(problem)) from None
+    phrases = classreport.failure_phrases()
+    print(classreport.text_summary(data, phrases, count=max(0, args.top)))
+    if args.html:
+        page = Path(args.html)
+        write_atomically(page, classreport.render_html(data, phrases))
+        mask = os.umask(0)
+        os.umask(mask)
+        page.chmod(0o666 & ~mask)  # a page to share, not a private temporary file
+        print(f"wrote {page}")
+    return 0
 
 
 def _warm_parser(commands) -> None:
@@ -223,7 +300,7 @@ def warm_command(args: argparse.Namespace) -> int:
 def _all_parsers() -> list:
     from grader import classroom, doctor, learn
 
-    return [_grade_parser, _batch_parser, _warm_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
+    return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
 
 
 # `grader --help` lists the commands in these groups, in this order; a command in neither group
@@ -257,6 +334,7 @@ def parser() -> argparse.ArgumentParser:
               "  grader                      # your score, exercise by exercise",
               "  grader grade path/to/submission --json results.json",
               "  grader batch submissions/ --out grades/",
+              "  grader report grades/ --html class.html",
               "", "`grader COMMAND --help` shows each command with examples."]
     top.epilog = "\n".join(lines)
     top.set_defaults(command_help=helps)

@@ -87,6 +87,13 @@ _BY_MESSAGE = {
         "Only Python values that pick a different program (flags, sizes, modes) belong in "
         "static_argnums/static_argnames; take the array argument out of them.",
         f"{DOCS}/jit-compilation.html#marking-arguments-as-static", code="static-argument"),
+    "Non-hashable static arguments are not supported. An error occurred while trying to hash an "
+    "object of type <class 'numpy.ndarray'>": Explanation(
+        "a NumPy array was passed as a static argument (static arguments must be hashable; arrays are not)",
+        "Arrays, NumPy ones included, are what jit traces: they reach the compiled program as data, "
+        "whatever their values. Only Python values that pick a different program (flags, sizes, modes) "
+        "belong in static_argnums/static_argnames; take the array argument out of them.",
+        f"{DOCS}/jit-compilation.html#marking-arguments-as-static", code="static-argument"),
     "does not evenly divide the dimension size": Explanation(
         "an array dimension does not split evenly over the devices of its mesh axis",
         "A sharded dimension is cut into one equal block per device along the mesh axis named in "
@@ -143,6 +150,11 @@ _BY_MESSAGE = {
         "re-split it: place the input with the layout in_specs names (device_put / jax.reshard), "
         "or make in_specs say how it is split.",
         f"{DOCS}/notebooks/shard_map.html", code="wrong-sharding"),
+    "Please enter your `jit` into a mesh context via `jax.set_mesh`": Explanation(
+        "an operation on Explicit-mesh arrays ran eagerly with no current mesh",
+        "Values JAX creates along the way (constants, gradients' seeds) need to know which mesh to "
+        "live on. Run the computation under jax.jit, or inside `with jax.set_mesh(mesh):`.",
+        f"{DOCS}/_autosummary/jax.set_mesh.html", code="wrong-sharding"),
     "Received incompatible devices for jitted computation": Explanation(
         "one program got arrays that live on different sets of devices",
         "A jitted (or shard_map) computation runs on one set of devices, and JAX never moves "
@@ -161,6 +173,36 @@ _BY_MESSAGE = {
         "pmap maps the leading axis onto devices one slice each, so its length must equal the "
         "number of devices (jax.device_count()). Reshape to (devices, per_device, ...) first.",
         f"{DOCS}/_autosummary/jax.pmap.html", code="device-count"),
+    "must be >= the product of mesh_shape": Explanation(
+        "a mesh asks for more devices than this machine has",
+        "jax.make_mesh(shape, names) lays real devices out in a grid, so the product of its shape "
+        "cannot exceed jax.device_count(). A shape written for one machine (8 devices) breaks on "
+        "another: derive it from jax.device_count(), or use the mesh you are given.",
+        f"{DOCS}/_autosummary/jax.make_mesh.html", code="device-count"),
+    "doesn't match received axis_size": Explanation(
+        "pmap was told a fixed number of devices that differs from the mapped axis",
+        "pmap's axis_size (and its devices= list) must agree with the length of the mapped leading "
+        "axis, which is the device count here. A number written for one machine breaks on another: "
+        "leave them out, or derive them from jax.device_count().",
+        f"{DOCS}/_autosummary/jax.pmap.html", code="device-count"),
+    "ppermute sources and destinations must be unique": Explanation(
+        "lax.ppermute's (source, destination) pairs do not fit the mesh axis",
+        "Each pair names two positions 0..n-1 along the axis, n being its size (mesh.shape[name], or "
+        "lax.axis_size(name) inside the per-device function), and each device may send once and "
+        "receive once. Pairs written for another device count wrap around wrongly or repeat.",
+        f"{DOCS}/_autosummary/jax.lax.ppermute.html", code="wrong-collective"),
+    "slicing on sharded dims where out dim": Explanation(
+        "a slice (or roll) of a dimension split over devices would not split evenly (ShardingTypeError)",
+        "With Explicit mesh axes (jax.make_mesh's default) every result has a sharding JAX works out "
+        "from its inputs; a slice of a split dimension that no longer divides by the number of devices "
+        "has none, so JAX refuses rather than move data silently. Write the per-device step in "
+        "jax.shard_map, or reshard the array first.",
+        f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
+    "is not found in mesh": Explanation(
+        "a PartitionSpec names a mesh axis the mesh does not have",
+        "Each name in a PartitionSpec must be one of the mesh's axis names (mesh.axis_names): it says "
+        "which mesh axis a dimension is split over. Use the names the mesh was built with.",
+        f"{DOCS}/sharded-computation.html", code="wrong-sharding"),
     "Non-hashable static arguments": Explanation(
         "a static argument must be hashable, and this one is not (a list, dict or array)",
         "jit caches one compiled program per value of each static argument, keyed by its hash. "

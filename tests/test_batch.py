@@ -180,3 +180,147 @@ def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
     exercises = select(load_manifest(REPO_ROOT / "exercises"), "purity-1")
     record, reused = grade_one(Submission("loop", loop), exercises, Limits(), "fp", None, False, None)
     assert not reused and record["error"] and record["score"] is None
+
+
+# --- the batch's tables and its isolation line -------------------------------------------------
+
+def test_failures_csv_lists_each_failed_check_with_its_code(batch_run):
+    with open(batch_run["out"] / "failures.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["student", "exercise", "check", "hidden", "code", "message"]
+    untouched = {(row["exercise"], row["code"]) for row in rows if row["student"] == "untouched0"}
+    assert ("purity-1", "stale-global") in untouched and ("purity-2", "mutates-input") in untouched
+    assert not [row for row in rows if row["student"].startswith("good")]
+    assert any(row["student"] == "exits" and row["code"] == "crash" for row in rows)
+    with open(batch_run["out"] / "summary.csv", newline="") as handle:
+        summary = {row["exercise"]: row for row in csv.DictReader(handle)}
+    assert summary["purity-2"]["top_failure"] == "mutates-input"
+    assert "isolation: " in batch_run["stdout"] and "graded students" in batch_run["stdout"]
+
+
+def test_report_reads_the_batch_output(batch_run, tmp_path):
+    page = tmp_path / "class.html"
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "report", str(batch_run["out"]), "--html", str(page)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "changes its input in place" in proc.stdout and "needs review: exits, planted" in proc.stdout
+    assert 'id="group-purity-2-mutates-input"' in page.read_text()
+
+
+# --- the same class on a Dask cluster ----------------------------------------------------------
+
+# Entries of the generated class graded again on two local Dask workers: solved, half, untouched,
+# zipped, repo-shaped, a bare repository, one that exits (a crash of its check process), planted
+# files, and the two that cannot be graded.
+CLUSTER_CLASS = ("good0", "good1", "half1", "untouched0", "zipped1", "exits", "planted", "bare", "empty", "broken")
+
+
+def _entry_name(entry: Path) -> str:
+    return entry.name.removesuffix(".zip").removesuffix(".git")
+
+
+def _verdicts(record: dict) -> tuple:
+    """What grading decided, without times or paths: scores, per-check statuses and codes."""
+    return (record.get("score"), record.get("max_score"), record.get("needs_review"), bool(record.get("error")),
+            [(e["id"], e["status"], e["score"], e["code"], [(c["name"], c["status"], c["code"]) for c in e["checks"]])
+             for e in record["exercises"]])
+
+
+@pytest.fixture(scope="module")
+def cluster_run(batch_run, tmp_path_factory):
+    """The class on `--cluster local:2`; one worker is killed while it grades a submission."""
+    pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'")
+    import psutil  # comes with distributed
+
+    root = tmp_path_factory.mktemp("cluster")
+    submissions, out = root / "submissions", root / "out"
+    submissions.mkdir()
+    for entry in batch_run["submissions"].iterdir():
+        if _entry_name(entry) in CLUSTER_CLASS:
+            (shutil.copytree(entry, submissions / entry.name, symlinks=True) if entry.is_dir()
+             else shutil.copy(entry, submissions / entry.name))
+    proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(submissions), "--out", str(out),
+                             "--only", ONLY, "--cluster", "local:2", "--no-warm"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    client = psutil.Process(proc.pid)
+    killed, orphans = None, []
+    deadline = time.monotonic() + 600
+    while killed is None and proc.poll() is None:
+        assert time.monotonic() < deadline, "the cluster batch made no progress"
+        if len(list((out / "students").glob("*.json"))) >= 2:  # under way: kill a worker inside a check
+            try:
+                workers = [p for p in client.children() if "spawn_main" in " ".join(p.cmdline())]
+                for worker in workers:
+                    checks = [c for c in worker.children(recursive=True) if "pytest" in " ".join(c.cmdline())]
+                    if checks:
+                        worker.kill()
+                        killed, orphans = worker.pid, checks
+                        break
+            except psutil.NoSuchProcess:
+                pass  # a process ended while we looked: look again
+        time.sleep(0.1)
+    stdout, stderr = proc.communicate(timeout=900)
+    _, alive = psutil.wait_procs(orphans, timeout=30)
+    rerun = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(submissions), "--out", str(out),
+                            "--only", ONLY, "--workers", "2", "--no-warm"], capture_output=True, text=True, timeout=600)
+    return {"out": out, "stdout": stdout, "stderr": stderr, "returncode": proc.returncode, "killed": killed,
+            "checks_left_running": alive, "rerun": rerun}
+
+
+def test_a_cluster_grades_exactly_like_the_local_mode(cluster_run, batch_run):
+    assert cluster_run["returncode"] == 0, cluster_run["stderr"]
+    for name in CLUSTER_CLASS:
+        local = json.loads((batch_run["out"] / "students" / f"{name}.json").read_text())
+        remote = json.loads((cluster_run["out"] / "students" / f"{name}.json").read_text())
+        assert _verdicts(remote) == _verdicts(local), name
+        assert remote.get("error", "") == local.get("error", ""), name
+        if not remote.get("error"):
+            assert remote["isolation"] == local["isolation"] and remote["graded_on"], name
+    exits = json.loads((cluster_run["out"] / "students" / "exits.json").read_text())
+    crashed = exits["exercises"][0]
+    assert (crashed["score"], crashed["code"]) == (0, "crash") and "ended the check process" in crashed["reason"], \
+        "a submission that kills its own check process is a graded 0 with the reason, not a lost worker"
+    assert "isolation: " in cluster_run["stdout"]
+
+
+def test_a_worker_killed_mid_submission_loses_no_row(cluster_run):
+    assert cluster_run["killed"], "the kill should land while a worker grades"
+    assert not cluster_run["checks_left_running"], "the dead worker's check processes must end with it"
+    assert cluster_run["returncode"] == 0 and "not graded" not in cluster_run["stderr"], cluster_run["stderr"]
+    rows = _gradebook(cluster_run["out"])
+    assert sorted(row["student"] for row in rows) == sorted(CLUSTER_CLASS)
+
+
+def test_a_rerun_here_skips_what_the_cluster_graded(cluster_run):
+    rerun = cluster_run["rerun"]
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"({len(CLUSTER_CLASS)} unchanged)" in rerun.stderr, "the same content hashes in both modes"
+
+
+def test_a_submission_travels_to_a_worker_unchanged(tmp_path):
+    """Each kind of entry, packed here and unpacked elsewhere, hashes the same (the rerun skips it)."""
+    from grader.batch import Submission, checks_fingerprint, find_submissions, submission_hash
+    from grader.cluster import pack, unpack_parcel
+    from grader.limits import Limits
+    from grader.manifest import load_manifest, select
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    make_class(folder)
+    link = folder / "linked" / "01_purity"
+    link.mkdir(parents=True)
+    (link / "global_config.py").symlink_to(SOLUTIONS / "global_config.py")  # graded as missing: stays a link
+    shutil.copy(SOLUTIONS / "no_mutation.py", link / "no_mutation.py")
+    (link / "__pycache__").mkdir()
+    (link / "__pycache__" / "x.pyc").write_bytes(b"never read")
+    exercises = select(load_manifest(REPO_ROOT / "exercises"), ONLY)
+    fingerprint = checks_fingerprint()
+    for submission in find_submissions(folder):
+        where = tmp_path / "worker" / submission.name
+        where.mkdir(parents=True)
+        copy = unpack_parcel(pack(submission), where)
+        assert copy.name == submission.path.name
+        assert submission_hash(Submission(submission.name, copy), exercises, fingerprint, Limits()) == \
+            submission_hash(submission, exercises, fingerprint, Limits()), submission.name
+    copied = tmp_path / "worker" / "linked" / "linked" / "01_purity"
+    assert (copied / "global_config.py").is_symlink() and not (copied / "__pycache__").exists()

@@ -357,3 +357,25 @@ def test_on_devices_reruns_a_check_with_another_device_count(tmp_path):
     with pytest.raises(KataFailure, match="expected PartitionSpec") as caught:
         checks.on_devices(4, spread_over_all, load_exercise(replicated, "replicated.py"))
     assert caught.value.code == "wrong-sharding" and "instead of 8" not in str(caught.value)
+
+
+PROCESS_MODULE = """
+def secret(process_id):
+    return process_id * 10
+
+
+def report(coordinator, num_processes, process_id):
+    return [secret(p) for p in range(num_processes)]
+"""
+
+
+def test_run_in_processes_runs_the_prelude_and_observes_jax(tmp_path):
+    path = tmp_path / "roles.py"
+    path.write_text(PROCESS_MODULE)
+    own_only = "own = module.secret\nmodule.secret = lambda p: own(p) if p == process_id else -1\n"
+    found = checks.run_in_processes(str(path), "report", what="report(...)", n_processes=2,
+                                    devices_per_process=1, observed=True, prelude=own_only)
+    assert [result for result, _ in found] == [[0, -1], [-1, 10]]
+    # No jax.distributed.initialize: each process is a lone JAX, and the launcher sees it.
+    assert all(seen["process_count"] == 1 and seen["local_devices"] == [0] for _, seen in found)
+

@@ -136,7 +136,7 @@ def _jitted(fn, name, *args):
                     f"tracers, with a shape but no value, so "
                     + ("NumPy cannot read them. " if numpy else
                        "Python slicing, min()/if on them, or int() cannot use their values. ")
-                    + f"Keep every shape fixed and let the `.at[...]` update's mode= decide what happens "
+                    + f"Keep every shape fixed and let the mode= of the `.at[...]` methods decide what happens "
                       f"to indices out of range, inside the program. See {AT_DOCS}",
                     "numpy-on-tracer" if numpy else "traced-value")
 

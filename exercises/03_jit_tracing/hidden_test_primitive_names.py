@@ -25,6 +25,6 @@ def test_names_of_unseen_functions(exercise):
     for f, args, expected, what in cases:
         got = exercise.primitive_names(f, *args)
         if not isinstance(got, (list, tuple)) or list(got) != expected:
-            checks.fail(f"primitive_names({what}) returned {got!r}; expected {expected!r}. Trace f "
-                        f"with jax.make_jaxpr(f)(*args) and list eqn.primitive.name for each "
-                        f"equation, in order. See {checks.DOCS}/jaxpr.html")
+            checks.fail(f"primitive_names({what}) returned {got!r}; expected {expected!r}. The names "
+                        f"must come from tracing whatever f it is given, one per equation, in program "
+                        f"order. See {checks.DOCS}/jaxpr.html")

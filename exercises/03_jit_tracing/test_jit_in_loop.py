@@ -24,15 +24,22 @@ def _expected(w, grads, lr):
 
 def test_trains_with_one_compile_for_many_steps(exercise):
     w, grads = _problem(1)
-    exercise.train(w, grads, 0.1)  # a first run may compile, JAX's own helpers (jnp.stack...) included
+    with checks.count_compiles() as first:
+        exercise.train(w, grads, 0.1)
+    loop_jit = ("jax.jit(...) inside the loop wraps a new function object each iteration, and jit's "
+                "cache is per function object, so every step traces and compiles again. The jitted step "
+                "must be created once, outside the loop, and called from it")
+    checks.assert_compiles(first, what="train()", calls=f"a first run of {STEPS} steps", at_most=1,
+                           why=loop_jit)
     with checks.count_compiles() as log:
         out = exercise.train(w, grads, 0.1)
     checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1)
     checks.assert_compiles(
         log, what="train()", calls=f"a second run of {STEPS} steps with the same arrays", expected=0,
-        why="jax.jit(...) inside the loop wraps a new function object each iteration, and jit's "
-            "cache is per function object, so every step traces and compiles again. Create the "
-            "jitted step once, outside the loop (at module level), and call that")
+        warm_up=first,
+        why="train makes its jitted function anew on every run (a jax.jit of a partial or lambda "
+            "inside train): jit's cache is per function object, so a fresh one compiles again even for "
+            "the same shapes. The jitted step must be created once, outside train")
     # Compiling once is only half of it: every step must still build on the last one.
     hint = "Each step is w = w - lr * grad, and each step starts from the last step's w."
     checks.assert_close(out, _expected(w, grads, 0.1), rtol=1e-5, atol=1e-5,
@@ -42,14 +49,16 @@ def test_trains_with_one_compile_for_many_steps(exercise):
 
 
 def test_new_learning_rate_reuses_the_program(exercise):
-    w, grads = _problem(2)
-    exercise.train(w, grads, 0.1)  # the first run may compile
-    w2, grads2 = _problem(3)
+    # Another shape than the check above, so this first run compiles whatever ran before.
+    w, grads = _problem(2, shape=(5,))
+    with checks.count_compiles() as first:
+        exercise.train(w, grads, 0.1)  # the first run compiles
+    w2, grads2 = _problem(3, shape=(5,))
     with checks.count_compiles() as log:
         out = exercise.train(w2, grads2, 0.05)
     checks.assert_compiles(
         log, what="train()", calls="a second run with a new learning rate and the same shapes",
-        expected=0,
+        expected=0, warm_up=first,
         why="the learning rate reached the program as a compile-time constant (captured by a "
             "partial or lambda, or a static argument), so a new value compiles a new program. "
             "Pass lr to the jitted function as an ordinary argument")

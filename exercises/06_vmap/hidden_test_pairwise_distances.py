@@ -13,6 +13,11 @@ def test_points_of_other_dimensions(exercise):
         xs = rng.normal(size=(n, d)).astype(np.float32)
         ys = rng.normal(size=(m, d)).astype(np.float32)
         want = np.sqrt(((xs[:, None, :] - ys[None, :, :]) ** 2).sum(axis=-1))
-        checks.assert_close(jax.jit(exercise.pairwise_distances)(xs, ys), want, rtol=1e-4, atol=1e-5,
+        out = jax.jit(exercise.pairwise_distances)(xs, ys)
+        checks.assert_shape_dtype(out, (n, m), jnp.float32,
+                                  what=f"pairwise_distances(xs, ys) with {n} xs and {m} ys",
+                                  hint="Each vmap adds one axis, the outer one first: the xs must be "
+                                       "the outer map, the ys the inner one.")
+        checks.assert_close(out, want, rtol=1e-4, atol=1e-5,
                             what=f"pairwise_distances(xs, ys) with {n} xs and {m} ys of dimension {d}",
                             hint="distance must use every coordinate of a point, whatever its length d.")

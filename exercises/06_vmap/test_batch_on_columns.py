@@ -69,7 +69,12 @@ def test_each_column_is_a_softmax(exercise):
 
 def test_maps_softmax_itself(exercise):
     # Another per-example function in softmax's place: an answer that maps softmax follows it;
-    # a library softmax along an axis does not. Fresh shapes so no earlier trace is reused.
+    # a library softmax along an axis does not. Values first (batch 5), then the swap on
+    # shapes not traced yet (batch 6).
+    logits = _logits(batch=5, seed=5, classes=4)
+    out = jax.jit(exercise.softmax_columns)(logits)
+    checks.assert_close(out, _by_hand(logits), what="softmax_columns(logits of shape (4, 5))",
+                        rtol=1e-5, atol=1e-6, hint=_what_went_wrong(logits, out))
     logits = _logits(batch=6, seed=6, classes=4)
 
     def another(v):

@@ -43,8 +43,11 @@ def test_batch_of_one_and_batch_larger_than_features(exercise):
 
 def test_maps_predict_single_itself(exercise):
     # Another model in predict_single's place: an answer that maps predict_single gives its
-    # numbers; one that re-derives the logistic model by hand does not. Fresh shapes (d=5,
-    # batch 7) so no earlier trace is reused.
+    # numbers; one that re-derives the logistic model by hand does not. Values first (batch 8),
+    # so a wrong answer hears about its values; then the swap on shapes not traced yet (batch 7).
+    w, b, xs = _inputs(batch=8, seed=8, d=5)
+    checks.assert_close(jax.jit(exercise.predict_batch)(w, b, xs), _by_hand(w, b, xs),
+                        what="predict_batch(w, b, xs) with 8 examples of 5 features", hint=SHARED)
     w, b, xs = _inputs(batch=7, seed=7, d=5)
 
     def another_model(w, b, x):

@@ -11,15 +11,15 @@ from grader import checks
 
 D, K = 2, 3
 
-HINT = ("in_axes=({'w': 0, 'b': None}, None): only w has a member axis; the bias is tied and "
-        "x is the same input for every member.")
+HINT = ("Only w has a member axis; the bias is tied (one copy for every member) and x is the same "
+        "input for every member: in_axes can say so leaf by leaf, with a dict shaped like params.")
 
 
-def _inputs(members, seed=0):
+def _inputs(members, seed=0, d=D, k=K):
     rng = np.random.default_rng(seed)
-    params = {"w": rng.normal(size=(members, D, K)).astype(np.float32),
-              "b": rng.normal(size=K).astype(np.float32)}
-    x = rng.normal(size=D).astype(np.float32)
+    params = {"w": rng.normal(size=(members, d, k)).astype(np.float32),
+              "b": rng.normal(size=k).astype(np.float32)}
+    x = rng.normal(size=d).astype(np.float32)
     return params, x
 
 
@@ -29,6 +29,17 @@ def _by_hand(params, x):
 
 def _call(exercise, params, x):
     return jax.jit(exercise.ensemble_outputs)(params, x)
+
+
+def _what_went_wrong(params, x, out):
+    out = np.asarray(out)
+    members = params["w"].shape[0]
+    if members == params["b"].shape[0]:
+        bias_mapped = np.tanh(np.einsum("d,edk->ek", x, params["w"]) + params["b"][:, None])
+        if out.shape == bias_mapped.shape and np.allclose(out, bias_mapped, rtol=1e-5, atol=1e-5):
+            return ("Member i added the single number b[i], not the whole bias: b is mapped as if "
+                    "it were stacked per member, but it is tied. " + HINT)
+    return HINT
 
 
 def test_every_member_sees_the_same_input(exercise):
@@ -45,10 +56,39 @@ def test_members_as_many_as_bias_entries(exercise):
     params, x = _inputs(members=K, seed=1)
     out = _call(exercise, params, x)
     checks.assert_close(out, _by_hand(params, x), what=f"ensemble_outputs(params, x) with {K} members",
-                        rtol=1e-5, atol=1e-5,
-                        hint="Member i must add the whole bias b, not its entry b[i]. " + HINT)
+                        rtol=1e-5, atol=1e-5, hint=_what_went_wrong(params, x, out))
+
+
+def test_maps_layer_itself(exercise):
+    # Another model in layer's place: a vmap of layer follows it; the ensemble written out
+    # by hand (an einsum) does not. Values first (6 members), then the swap on shapes not
+    # traced yet (5 members).
+    params, x = _inputs(members=6, seed=6, d=3, k=2)
+    out = _call(exercise, params, x)
+    checks.assert_close(out, _by_hand(params, x), what="ensemble_outputs(params, x) with 6 members",
+                        rtol=1e-5, atol=1e-5, hint=_what_went_wrong(params, x, out))
+    params, x = _inputs(members=5, seed=5, d=3, k=2)
+
+    def another(params, x):
+        return jnp.sin(x @ params["w"]) * params["b"]
+
+    with checks.swap_function(exercise, "layer", another):
+        out = _call(exercise, params, x)
+    want = np.sin(np.einsum("d,edk->ek", x, params["w"])) * params["b"]
+    checks.assert_follows(out, want, what="ensemble_outputs(params, x)", swapped="layer",
+                          rtol=1e-5, atol=1e-6,
+                          hint="The task is to run the one-model layer over the stacked weights "
+                               "with jax.vmap, not to write the ensemble's formula again.",
+                          shape_hint="One row per member, one column per output.")
 
 
 def test_program_does_not_grow_with_ensemble_size(exercise):
-    checks.assert_not_unrolled_over_batch(exercise.ensemble_outputs, _inputs, (2, 9),
+    checks.assert_not_unrolled_over_batch(exercise.ensemble_outputs, _inputs, (4, 9),
                                           what="ensemble_outputs", hint=HINT)
+    what = "ensemble_outputs(params, x)"
+    program = checks.program_of(exercise.ensemble_outputs, *_inputs(9), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_not_uses(
+        program, {"scan", "while"}, what=what,
+        why="A loop primitive (lax.map, scan, fori_loop) runs the members one after another; "
+            "jax.vmap runs the whole ensemble as one vectorized program.")

@@ -24,15 +24,17 @@ def test_shape_is_xs_by_ys(exercise):
     xs, ys = _points(4, seed=1), _points(6, seed=2)
     out = jax.jit(exercise.pairwise_distances)(xs, ys)
     checks.assert_shape_dtype(out, (4, 6), jnp.float32, what="pairwise_distances(xs, ys) with 4 xs and 6 ys",
-                              hint="The outer vmap's axis comes first: map over xs on the outside, ys inside.")
+                              hint="Each vmap adds one axis, the outer one first: the xs must be the "
+                                   "outer map, the ys the inner one.")
 
 
 def test_every_pair_distance(exercise):
     xs, ys = _points(4, seed=1), _points(6, seed=2)
     out = jax.jit(exercise.pairwise_distances)(xs, ys)
     checks.assert_close(out, _by_hand(xs, ys), what="pairwise_distances(xs, ys)", rtol=1e-4, atol=1e-5,
-                        hint="Entry [i, j] is distance(xs[i], ys[j]): inner vmap in_axes=(None, 0), "
-                             "outer in_axes=(0, None).")
+                        hint="Entry [i, j] is distance(xs[i], ys[j]): the inner map holds one x "
+                             "fixed and runs over the ys, the outer one runs over the xs with all "
+                             "the ys fixed.")
 
 
 def test_same_points_give_symmetric_matrix_with_zero_diagonal(exercise):
@@ -43,8 +45,44 @@ def test_same_points_give_symmetric_matrix_with_zero_diagonal(exercise):
                              "not one distance per pair of rows.")
 
 
+def test_maps_distance_itself(exercise):
+    # Another distance in distance's place: nested vmaps of distance follow it; broadcasting
+    # the Euclidean formula by hand does not. Values first (3 x 6 points), then the swap on
+    # shapes not traced yet (3 x 5).
+    rng = np.random.default_rng(4)
+    xs = rng.normal(size=(3, 4)).astype(np.float32)
+    ys = rng.normal(size=(6, 4)).astype(np.float32)
+    out = jax.jit(exercise.pairwise_distances)(xs, ys)
+    checks.assert_shape_dtype(out, (3, 6), jnp.float32, what="pairwise_distances(xs, ys) with 3 xs and 6 ys",
+                              hint="Each vmap adds one axis, the outer one first: the xs must be the "
+                                   "outer map, the ys the inner one.")
+    checks.assert_close(out, _by_hand(xs, ys), what="pairwise_distances(xs, ys) with 3 xs and 6 ys",
+                        rtol=1e-4, atol=1e-5)
+    ys = rng.normal(size=(5, 4)).astype(np.float32)
+
+    def chebyshev(x, y):
+        return jnp.max(jnp.abs(x - y))
+
+    with checks.swap_function(exercise, "distance", chebyshev):
+        out = jax.jit(exercise.pairwise_distances)(xs, ys)
+    want = np.abs(xs[:, None, :] - ys[None, :, :]).max(axis=-1)
+    checks.assert_follows(out, want, what="pairwise_distances(xs, ys)", swapped="distance",
+                          rtol=1e-5, atol=1e-6,
+                          hint="The task is to build every pair by nesting jax.vmap around "
+                               "distance, not to broadcast the formula by hand.",
+                          shape_hint="Each vmap adds one axis, the outer one first: the xs must be "
+                                     "the outer map, the ys the inner one.")
+
+
 def test_program_does_not_grow_with_number_of_points(exercise):
     checks.assert_not_unrolled_over_batch(
         exercise.pairwise_distances,
         lambda n: (_points(n, seed=n), _points(n + 1, seed=0)), (2, 7),
-        what="pairwise_distances", hint="Nest two jax.vmap calls around distance.")
+        what="pairwise_distances", hint="Let two nested jax.vmap calls do the pairing.")
+    what = "pairwise_distances(xs, ys)"
+    program = checks.program_of(exercise.pairwise_distances, _points(7, seed=7), _points(8, seed=0), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_not_uses(
+        program, {"scan", "while"}, what=what,
+        why="A loop primitive (lax.map, scan, fori_loop) visits the points one after another; "
+            "nested jax.vmap calls compute every pair at once.")

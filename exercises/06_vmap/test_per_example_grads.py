@@ -10,13 +10,14 @@ from grader import checks
 # eager operation (vmap run eagerly compiles each primitive on its own).
 
 D = 3
-HINT = "jax.vmap(jax.grad(loss), in_axes=(None, 0, 0)): params shared, examples and labels mapped."
+HINT = ("Differentiate one example's loss and map that over the examples: params are shared by "
+        "every example, and example i goes with its own label ys[i].")
 
 
-def _inputs(batch, seed=0):
+def _inputs(batch, seed=0, d=D):
     rng = np.random.default_rng(seed)
-    params = {"w": rng.normal(size=D).astype(np.float32), "b": np.float32(0.5)}
-    xs = rng.normal(size=(batch, D)).astype(np.float32)
+    params = {"w": rng.normal(size=d).astype(np.float32), "b": np.float32(0.5)}
+    xs = rng.normal(size=(batch, d)).astype(np.float32)
     ys = rng.normal(size=batch).astype(np.float32)
     return params, xs, ys
 
@@ -34,22 +35,58 @@ def test_one_gradient_per_example(exercise):
     params, xs, ys = _inputs(batch=5)
     grads = _call(exercise, params, xs, ys)
     want = _by_hand(params, xs, ys)
+    # Exact derivatives agree to float32 rounding; a finite difference is off by ~1e-3.
     checks.assert_close(grads, want, what="per_example_grads(params, xs, ys) with 5 examples",
-                        rtol=1e-4, atol=1e-5,
-                        hint="Expected a dict with w of shape (5, 3) and b of shape (5,): one gradient "
-                             "per example, not their sum or mean. " + HINT)
+                        rtol=2e-5, atol=1e-5,
+                        hint="Expected a dict with w of shape (5, 3) and b of shape (5,): one exact "
+                             "gradient per example, not their sum or mean. " + HINT)
 
 
 def test_average_of_per_example_grads_is_the_batch_gradient(exercise):
     params, xs, ys = _inputs(batch=8, seed=1)
     grads = _call(exercise, params, xs, ys)
     want = _by_hand(params, xs, ys)
+    shapes = {k: np.shape(v) for k, v in grads.items()} if isinstance(grads, dict) else None
+    if shapes is not None and shapes != {k: v.shape for k, v in want.items()}:
+        checks.fail(f"per_example_grads(params, xs, ys) with 8 examples returned leaves of shapes "
+                    f"{shapes}; expected w (8, {D}) and b (8,): one gradient per example, stacked "
+                    f"along a new leading axis, not one gradient for the whole batch. {HINT}", "wrong-shape")
     mean = {k: np.asarray(v).mean(axis=0) for k, v in grads.items()} if isinstance(grads, dict) else grads
     checks.assert_close(mean, {k: v.mean(axis=0) for k, v in want.items()},
-                        what="the mean over examples of per_example_grads(params, xs, ys)", rtol=1e-4, atol=1e-5,
+                        what="the mean over examples of per_example_grads(params, xs, ys)", rtol=2e-5, atol=1e-5,
                         hint=HINT)
+
+
+def test_differentiates_loss_itself(exercise):
+    # Another loss in loss's place: the gradients of an answer built on jax.grad(loss) follow
+    # it; a gradient formula derived by hand does not. Values first (batch 7), so a wrong
+    # answer hears about its values; then the swap on shapes not traced yet (batch 6).
+    params, xs, ys = _inputs(batch=7, seed=7, d=4)
+    checks.assert_close(_call(exercise, params, xs, ys), _by_hand(params, xs, ys), rtol=2e-5, atol=1e-5,
+                        what="per_example_grads(params, xs, ys) with 7 examples of 4 features", hint=HINT)
+    params, xs, ys = _inputs(batch=6, seed=6, d=4)
+
+    def another(params, x, y):
+        return jnp.sum(jnp.sin(params["w"] * x)) + params["b"] ** 2 * y
+
+    with checks.swap_function(exercise, "loss", another):
+        grads = _call(exercise, params, xs, ys)
+    want = {"w": xs * np.cos(params["w"] * xs), "b": 2.0 * params["b"] * ys}
+    checks.assert_follows(grads, want, what="per_example_grads(params, xs, ys)", swapped="loss",
+                          rtol=2e-5, atol=1e-5,
+                          hint="The gradients must come from differentiating loss itself "
+                               "(jax.grad), not from a derivative worked out by hand.",
+                          shape_hint="One gradient per example: every leaf gains a leading batch axis.")
 
 
 def test_program_does_not_grow_with_batch(exercise):
     checks.assert_not_unrolled_over_batch(exercise.per_example_grads, _inputs, (2, 9),
                                           what="per_example_grads", hint=HINT)
+    what = "per_example_grads(params, xs, ys)"
+    program = checks.program_of(exercise.per_example_grads, *_inputs(9), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_not_uses(
+        program, {"scan", "while"}, what=what,
+        why="A loop primitive (lax.map, scan, fori_loop) computes the gradients one example after "
+            "another; mapping the gradient function with jax.vmap gives them all in one "
+            "vectorized program.")

@@ -1,21 +1,23 @@
 """pmap's successor: the same data-parallel step with jax.shard_map.
 
 pmap wants a stacked batch (devices, per_device, d) and returns a stack of
-per-device copies. `jax.shard_map(step, mesh=mesh, in_specs=..., out_specs=...)`
-runs the same per-device function on ordinary global arrays: in_specs
-P("data") hands each device its rows of an (N, d) batch, P() hands it the
-whole replicated value (pmap's in_axes=None), and collectives name the mesh
-axis (`lax.pmean(g, "data")`) where pmap named its axis_name. out_specs=P()
-returns one replicated result, not a stack of identical copies. In JAX 0.10
-pmap itself is built on shard_map and kept for old code; new code uses
-shard_map, or jit on sharded arrays (next exercise).
+per-device copies. `jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...)`
+runs a per-device f on ordinary global arrays: in_specs P("data") hands each
+device its rows of an (N, d) batch, P() the whole of a replicated value
+(pmap's in_axes=None), and out_specs=P() returns one replicated result.
+One thing changed: shard_map tracks which values differ between devices, so
+a gradient with respect to a replicated input comes back already summed over
+the devices. Average the loss itself (`lax.pmean(loss(...), "data")`) and
+differentiate that: the gradient is the whole batch's. pmap's recipe, a
+pmean of per-device gradients, now returns their sum, n times too large.
+In JAX 0.10 pmap is built on shard_map and kept for old code.
 Docs: https://docs.jax.dev/en/latest/notebooks/shard_map.html
 
 Task (fill-in): `train_step(params, x, y, mesh)` is one SGD step (learning
 rate LR) on `loss`, for a batch x (N, d), y (N,) split by rows over mesh axis
-"data" and params replicated. Each device takes the gradient on its own rows,
-the devices average their gradients with a collective, and every device
-applies the same update: return the new params, replicated. Use
+"data" and params replicated. Each device works on its own rows, a collective
+combines the devices' work, and every device applies the same update with
+the whole batch's gradient: return the new params, replicated. Use
 jax.shard_map. Keep `loss`, LR and the signatures.
 """
 
@@ -32,4 +34,4 @@ def loss(params: dict, x: jax.Array, y: jax.Array) -> jax.Array:
 
 
 def train_step(params: dict, x: jax.Array, y: jax.Array, mesh: Mesh) -> dict:
-    raise NotImplementedError("TODO: shard_map grad(loss) over the rows, lax.pmean it over 'data', update")
+    raise NotImplementedError("TODO: in shard_map, grad of the pmean-ed loss over 'data', then the update")

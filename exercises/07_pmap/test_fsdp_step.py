@@ -32,7 +32,8 @@ def check_step(exercise) -> None:
     mesh, host, placed = _setup()
     n = jax.device_count()
     d = host[0].shape[0]
-    new = exercise.train_step(*placed, mesh)
+    # Outside jit a shard_map runs its body op by op (one small compile per op): slow to check.
+    new = jax.jit(exercise.train_step, static_argnums=3)(*placed, mesh)
     checks.assert_close(new, _expected(*host), what="train_step(w, x, y, mesh)", rtol=1e-4, atol=1e-5,
                         hint="The step uses the gradient of the mean loss over the whole batch: the "
                              "psum_scatter adds the devices' gradients, so divide by their number.")

@@ -13,13 +13,13 @@ SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
 AVERAGING = ("psum", "psum_invariant", "all_gather", "all_gather_invariant", "reduce_scatter")
 
 
-def _setup(exercise):
+def _setup(exercise, per_device=PER_DEVICE):
     n = jax.device_count()
     mesh = jax.make_mesh((n,), ("data",))
     rng = np.random.default_rng(1)
     host = ({"w": rng.normal(size=D).astype(np.float32), "b": np.float32(0.3)},
-            rng.normal(size=(n * PER_DEVICE, D)).astype(np.float32),
-            rng.normal(size=(n * PER_DEVICE,)).astype(np.float32))
+            rng.normal(size=(n * per_device, D)).astype(np.float32),
+            rng.normal(size=(n * per_device,)).astype(np.float32))
     rows = NamedSharding(mesh, P("data"))
     placed = (jax.device_put(host[0], NamedSharding(mesh, P())), jax.device_put(host[1], rows),
               jax.device_put(host[2], rows))
@@ -41,20 +41,42 @@ def _replicated(new, what):
                                  hint="out_specs=P() returns the averaged update as one replicated array.")
 
 
+def _jitted(exercise):
+    # Outside jit a shard_map runs its body op by op (one small compile per op): slow to check.
+    return jax.jit(exercise.train_step, static_argnums=3)
+
+
+def _call(exercise, placed, mesh):
+    try:
+        return _jitted(exercise)(*placed, mesh)
+    except KeyError as error:
+        if not (error.args and error.args[0] in mesh.axis_names):
+            raise
+        checks.fail(f"train_step raised KeyError: {error.args[0]!r}. jax.pmap builds a mesh of its own and "
+                    f"cannot take arrays whose type says they are split over another mesh's axis "
+                    f"{error.args[0]!r}. pmap is the legacy API: run the per-device function with "
+                    f"jax.shard_map(..., mesh=mesh) on the arrays as they are. See {SHARD_MAP_DOCS}",
+                    "wrong-tool")
+
+
 def check_step(exercise) -> None:
     """Module level so on_devices can rerun it: the values, and the step run per device on the given mesh."""
     mesh, host, placed = _setup(exercise)
     n = jax.device_count()
-    new = exercise.train_step(*placed, mesh)
-    checks.assert_close(new, _expected(*host), what="train_step(params, x, y, mesh)", rtol=1e-4, atol=1e-5,
-                        hint="Every device should apply the gradient of the whole batch: the mean of the "
-                             "per-device gradients (lax.pmean), not their sum, not one device's own.")
-    _replicated(new, "train_step(params, x, y, mesh)")
-    program = checks.assert_runs_on_devices(
-        lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what="train_step(params, x, y, mesh)",
-        work=("dot_general",), split=((n * PER_DEVICE, D), (n * PER_DEVICE,)), collectives=AVERAGING,
-        hint="Give shard_map in_specs=P('data') for x and y, so each device sees only its own rows, and "
-             "average the gradients inside it.")
+    what = "train_step(params, x, y, mesh)"
+    new = _call(exercise, placed, mesh)
+    if isinstance(new, dict) and set(new) == {"w", "b"} and np.allclose(
+            np.asarray(new["w"]), _expected(*host, scale=n)["w"], rtol=1e-4, atol=1e-5):
+        checks.fail(f"train_step's step is {n} times too large: the gradient it applies is the sum of the "
+                    f"{n} devices' gradients, not their mean. Inside shard_map the gradient with respect to "
+                    f"the replicated params already comes back summed over the devices, so a pmean of it "
+                    f"(pmap's recipe) keeps the sum. Average the loss over 'data' and differentiate that. "
+                    f"See {SHARD_MAP_DOCS}")
+    checks.assert_close(new, _expected(*host), what=what, rtol=1e-4, atol=1e-5,
+                        hint="Every device should apply the gradient of the whole batch's mean loss, not one "
+                             "device's own gradient and not the sum over devices.")
+    _replicated(new, what)
+    program = checks.program_of(lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what=what)
     foreign = [c for c in program.mapped_calls() if c.eqn.params.get("mesh") != mesh]
     if foreign:
         names = sorted(foreign[0].axis_sizes)
@@ -62,27 +84,31 @@ def check_step(exercise) -> None:
                     f"it was given: that is what jax.pmap does (pmap builds its own one-axis mesh and needs a "
                     f"stacked (devices, per_device, ...) batch). pmap is the legacy API; write the step with "
                     f"jax.shard_map(..., mesh=mesh) on the global arrays. See {SHARD_MAP_DOCS}", "wrong-tool")
+    checks.assert_runs_on_devices(
+        lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what=what,
+        work=("dot_general",), split=((n * PER_DEVICE, D), (n * PER_DEVICE,)), collectives=AVERAGING,
+        hint="Give shard_map in_specs=P('data') for x and y, so each device sees only its own rows, and "
+             "combine the devices' work inside it.")
 
 
 def test_each_device_steps_on_its_rows(exercise):
     check_step(exercise)
 
 
+def _tripled_loss(params, x, y):
+    return 3.0 * jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
 def test_gradient_follows_the_loss(exercise):
     # A gradient written out by hand does not change when `loss` does; jax.grad(loss) does.
-    mesh, host, placed = _setup(exercise)
-    original = exercise.loss
-    exercise.module.loss = lambda p, x, y: 3.0 * original(p, x, y) + 0.0 * jnp.sum(p["w"])
-    try:
-        new = exercise.train_step(*placed, mesh)
-    finally:
-        exercise.module.loss = original
-    got = np.asarray(new["w"])
-    if not np.allclose(got, _expected(*host, scale=3.0)["w"], rtol=1e-4, atol=1e-5):
-        checks.fail(f"with loss replaced by 3 * loss, train_step's new w is {checks.short(got)}; expected "
-                    f"{checks.short(_expected(*host, scale=3.0)['w'])}. The update does not follow the module's "
-                    f"`loss`: a gradient written out by hand (or read from elsewhere) instead of "
-                    f"jax.grad(loss) inside the per-device function.", "wrong-tool")
+    # Three rows per device: shapes no other check traced, so no cached program hides the swap.
+    mesh, host, placed = _setup(exercise, per_device=3)
+    with checks.swap_function(exercise, "loss", _tripled_loss):
+        new = _call(exercise, placed, mesh)
+    checks.assert_follows(new, _expected(*host, scale=3.0), what="train_step(params, x, y, mesh)",
+                          swapped="loss", rtol=1e-4, atol=1e-5,
+                          hint="Take the gradient with jax.grad of the module's `loss` inside the "
+                               "per-device function; a formula derived by hand fits one loss only.")
 
 
 @pytest.mark.devices(4)

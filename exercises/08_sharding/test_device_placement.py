@@ -35,7 +35,7 @@ def pair(first: int, second: int) -> tuple[jax.Array, jax.Array]:
 def _blocked_transfer(call, guard):
     """Run call() with one kind of transfer disallowed; the first transfer it tried, or None.
 
-    Returns (kind, shape, source device id or None, destination device id) from JAX's error.
+    Returns (kind, shape as "2,3", source device id or None, destination device id) from JAX's error.
     """
     try:
         with guard("disallow_explicit"):
@@ -72,22 +72,25 @@ def added_where_a_lives(exercise):
             hint="The result of an operation stays where its inputs are: move b to a's device, "
                  "not a to b's.")
         # Placement is not proof: a sum computed elsewhere and moved back lands there too. JAX's
-        # transfer guards name the first copy the function makes between memories.
-        host = _blocked_transfer(lambda: exercise.add_on_first(a, b),
-                                 jax.transfer_guard_host_to_device)
-        if host is not None and host[1] == "3":
-            checks.fail(f"{what} sends a whole shape-(3,) array from the host to device {host[3]}: the sum "
+        # transfer guards name the first copy the function makes; a (2, 3) and b (3,) tell a move of
+        # a (or of the sum) from a move of b.
+        devices = jax.devices()
+        a = jax.device_put(np.arange(6, dtype=np.float32).reshape(2, 3), devices[first])
+        b = jax.device_put(np.array([10.0, 20.0, 30.0], np.float32), devices[second])
+        what = f"add_on_first(a of shape (2, 3) on device {first}, b of shape (3,) on device {second})"
+        host = _blocked_transfer(lambda: exercise.add_on_first(a, b), jax.transfer_guard_host_to_device)
+        if host is not None and host[1] == "2,3":
+            checks.fail(f"{what} sends a whole shape-(2, 3) array from the host to device {host[3]}: the sum "
                         f"was computed on the host (NumPy) and only its result placed on a's device. The "
                         f"add itself should run on a's device, with jax.Arrays. See {PLACEMENT_DOCS}",
                         "host-transfer")
-        moved = _blocked_transfer(lambda: exercise.add_on_first(a, b),
-                                  jax.transfer_guard_device_to_device)
-        if moved is not None and moved[2] != second:
-            checks.fail(f"{what} first copies an array from device {moved[2]} (a's device) to device "
-                        f"{moved[3]}: a, not b, was moved, so the add ran on device {moved[3]} and its "
-                        f"result was copied back afterwards. Placement of the result does not say where "
-                        f"the work ran: move b to a's device and add there. See {PLACEMENT_DOCS}",
-                        "wrong-sharding")
+        moved = _blocked_transfer(lambda: exercise.add_on_first(a, b), jax.transfer_guard_device_to_device)
+        if moved is not None and moved[1] != "3":
+            shape = moved[1].replace(",", ", ")
+            checks.fail(f"{what} first copies a shape-({shape}) array to device {moved[3]}: a (or the sum), "
+                        f"not b, was moved, so the add ran away from a's device and its result was copied "
+                        f"back afterwards. Placement of the result does not say where the work ran: move b "
+                        f"to a's device and add there. See {PLACEMENT_DOCS}", "wrong-sharding")
 
 
 def test_add_on_first_runs_where_a_lives(exercise):

@@ -2,40 +2,68 @@
 
 import jax
 import numpy as np
+import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
 
+SHARDING_DOCS = f"{checks.DOCS}/sharded-computation.html"
+
 
 def setup():
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = jax.make_mesh((n,), ("data",))  # Explicit axes: jax.make_mesh's default
     x = (np.arange(2 * n * n, dtype=np.float32).reshape(2 * n, n) % 7) ** 2
     return mesh, x, x - x.mean(axis=0)
 
 
-def test_output_comes_back_split_by_columns(exercise):
+def _compiled(fn, x):
+    if not hasattr(fn, "lower"):
+        checks.fail("make_centering(mesh) should return the jax.jit-wrapped function (what it returned has "
+                    "no .lower): the input and output layouts are arguments of jax.jit, part of the "
+                    f"compiled program, not work done around it. See {SHARDING_DOCS}", "wrong-tool")
+    return fn.lower(x).compile()
+
+
+def columns_out_of_the_program(exercise):
+    """The result is by columns because the compiled program returns it so (module level: rerun with 4
+    devices)."""
     mesh, x, want = setup()
     n = jax.device_count()
-    out = exercise.make_centering(mesh)(x)
+    fn = exercise.make_centering(mesh)
+    out = fn(x)
     checks.assert_close(out, want, what="center_columns(x)", rtol=1e-5, atol=1e-4)
     checks.assert_sharding(
         out, spec=(None, "data"), shard_shape=(x.shape[0], 1), n_devices=n, what="center_columns(x)",
-        hint="out_shardings=NamedSharding(mesh, P(None, 'data')) makes the jitted function return "
-             "columns split over 'data'; without it the result keeps the input's row layout.")
+        hint="out_shardings names the layout the jitted function returns (columns over 'data'); without "
+             "it the result keeps the rows layout it came in with.")
+    # The layout must come out of the program itself: a result resharded afterwards (device_put) lands
+    # the same way, but pays a second transfer outside the compiled program.
+    got = _compiled(fn, x).output_shardings
+    columns = NamedSharding(mesh, P(None, "data"))
+    if not getattr(got, "is_equivalent_to", lambda *_: False)(columns, x.ndim):
+        checks.fail(f"the compiled center_columns returns its result as {got}; the columns layout came "
+                    f"from a copy made after the program ran (device_put). Ask jax.jit for the output "
+                    f"layout (out_shardings): XLA then does the rearranging inside the program, where it "
+                    f"can overlap it with the work. See {SHARDING_DOCS}", "wrong-sharding")
+
+
+def test_output_comes_back_split_by_columns(exercise):
+    columns_out_of_the_program(exercise)
 
 
 def test_input_is_split_by_rows_on_the_way_in(exercise):
     mesh, x, _ = setup()
-    fn = exercise.make_centering(mesh)
-    if not hasattr(fn, "lower"):
-        checks.fail("make_centering(mesh) should return the jax.jit-wrapped function (it has no "
-                    ".lower): the shardings are arguments of jax.jit.")
-    got = fn.lower(x).compile().input_shardings[0][0]
+    got = _compiled(exercise.make_centering(mesh), x).input_shardings[0][0]
     rows = NamedSharding(mesh, P("data", None))
     if not got.is_equivalent_to(rows, x.ndim):
         checks.fail(
             f"the compiled center_columns takes its input as {got}; expected rows split over "
-            f"'data' ({rows.spec}). in_shardings=NamedSharding(mesh, P('data', None)) fixes the "
-            f"input layout; left out, the compiler chooses one from the output and the "
-            f"arguments. See {checks.DOCS}/sharded-computation.html")
+            f"'data' ({rows.spec}). in_shardings fixes the input layout; left out, a NumPy argument "
+            f"has no layout yet and the compiler chooses one (here from the output). "
+            f"See {SHARDING_DOCS}", "wrong-sharding")
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, columns_out_of_the_program, exercise)

@@ -2,6 +2,7 @@
 
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -28,11 +29,13 @@ def test_mesh_is_data_by_model(exercise):
     shape = dict(getattr(mesh, "shape", {}))
     want = dict(zip(("data", "model"), grid()))
     if tuple(getattr(mesh, "axis_names", ())) != ("data", "model") or shape != want:
-        checks.fail(f"make_mesh_2d() returned a mesh of shape {shape}; expected {want} (axes in "
-                    f"that order): jax.make_mesh((jax.device_count() // 2, 2), ('data', 'model')).")
+        checks.fail(f"make_mesh_2d() returned a mesh of shape {shape}; expected {want} (axes in that "
+                    f"order): 'data' gets half the device count, 'model' 2, so the grid holds every "
+                    f"device. See {checks.DOCS}/sharded-computation.html", "wrong-sharding")
     used = sorted(d.id for d in mesh.devices.flat)
     if used != sorted(d.id for d in jax.devices()):
-        checks.fail(f"make_mesh_2d() uses devices {used}: the mesh should hold every device once.")
+        checks.fail(f"make_mesh_2d() uses devices {used}: the mesh should hold every device once.",
+                    "wrong-sharding")
 
 
 def test_batch_rows_split_over_data_and_copied_over_model(exercise):
@@ -70,3 +73,15 @@ def test_weight_columns_split_over_model_and_copied_over_data(exercise):
         checks.assert_close(shard.data, w[:, per * j:per * j + per],
                             what=f"the weight shard on device {shard.device.id} (mesh position {i}, {j})",
                             hint="the device in mesh column j should hold the j-th block of columns.")
+
+
+def laid_out_on_the_grid(exercise):
+    """The three checks above, as one function `on_devices` can rerun with 4 devices."""
+    test_mesh_is_data_by_model(exercise)
+    test_batch_rows_split_over_data_and_copied_over_model(exercise)
+    test_weight_columns_split_over_model_and_copied_over_data(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, laid_out_on_the_grid, exercise)

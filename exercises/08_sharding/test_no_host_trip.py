@@ -2,6 +2,7 @@
 
 import jax
 import numpy as np
+import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
@@ -39,7 +40,7 @@ def test_stays_on_the_devices_sharded_like_the_input(exercise):
                 f"Python value (np.asarray / float() / .item() results, or the constants of "
                 f"eager jnp calls) was sent back to the devices. Compute everything with jnp "
                 f"inside one jax.jit so it stays on the devices. "
-                f"See {checks.DOCS}/transfer_guard.html")
+                f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
     checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5,
                         hint=COLUMNS_HINT)
     checks.assert_sharding(
@@ -58,7 +59,35 @@ def test_runs_under_jit(exercise):
             f"jax.jit(standardize)(x) fails ({type(error).__name__}): the function pulls traced "
             f"values to the host (np.asarray, float(), .item()). This is also the check that "
             f"catches device-to-host copies, which the transfer guard does not see on CPU. Use "
-            f"jnp.mean / jnp.std on the device. See {checks.DOCS}/transfer_guard.html")
+            f"jnp.mean / jnp.std on the device. See {checks.DOCS}/transfer_guard.html", "host-transfer")
     checks.assert_close(out, expected(host), what="jax.jit(standardize)(x)", rtol=1e-4, atol=1e-5,
                         hint=COLUMNS_HINT)
 
+
+def statistics_computed_where_the_rows_live(exercise):
+    """No device is handed the whole batch; partial statistics are combined instead (module level:
+    rerun with 4 devices)."""
+    host, x = setup()
+    out = exercise.standardize(x)
+    checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5, hint=COLUMNS_HINT)
+    checks.assert_sharding(out, spec=("data",), n_devices=jax.device_count(), what="standardize(x)")
+    # A result laid out like x proves nothing if every device was first handed the whole batch: the
+    # compiled program shows what moved between devices.
+    moved = checks.compiled_program(exercise.standardize, x, what="standardize(x)").collectives()
+    gathered = sorted(op for op in ("all-gather", "all-to-all") if moved[op])
+    if gathered:
+        checks.fail(
+            f"standardize(x)'s compiled program gathers the data across devices ({', '.join(gathered)}): "
+            f"every device is handed the whole batch (or whole columns) and the result is split again "
+            f"afterwards. Column statistics need only partial sums from each device's rows, combined by "
+            f"an all-reduce; jnp.mean / jnp.std on the row-split array compile to exactly that. "
+            f"See {checks.DOCS}/sharded-computation.html", "not-distributed")
+
+
+def test_statistics_computed_where_the_rows_live(exercise):
+    statistics_computed_where_the_rows_live(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, statistics_computed_where_the_rows_live, exercise)

@@ -2,12 +2,19 @@
 
 import jax
 import numpy as np
+import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
 
 BLOCK = 2
-COLLECTIVES = {"ppermute", "all_gather", "all_to_all", "psum", "psum_invariant"}
+SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
+# Collectives that move every block to every device (or add them up): the answer a ring avoids.
+GATHERING = ("all_gather", "all_gather_invariant", "all_to_all", "psum", "psum_invariant", "psum_scatter",
+             "reduce_scatter")
+RING_HINT = ("In a ring each device only sends its block to its neighbour (lax.ppermute with (source, "
+             "destination) pairs); gathering every block on every device gives the same numbers but moves "
+             "n times the data, which is what the ring exists to avoid.")
 
 
 def setup():
@@ -39,9 +46,30 @@ def test_result_stays_split_over_data(exercise):
 
 def test_blocks_move_by_a_collective_in_shard_map(exercise):
     mesh, _, x = setup()
-    used = checks.jaxpr_primitives(lambda v: exercise.ring_shift(v, mesh), x)
-    if "shard_map" not in used or not COLLECTIVES & set(used):
-        checks.fail(
-            f"ring_shift traces to {sorted(set(used))}: expected a jax.shard_map whose per-device "
-            f"program sends blocks between devices (lax.ppermute). See "
-            f"{checks.DOCS}/notebooks/shard_map.html")
+    n = jax.device_count()
+    what = "ring_shift(x, mesh)"
+    shift = lambda v: exercise.ring_shift(v, mesh)  # noqa: E731 - the program of this call
+    program = checks.program_of(shift, x, what=what)
+    if not program.mapped_calls():
+        checks.fail(f"{what} traces to {sorted(set(program.primitives()))}: there is no jax.shard_map, so no "
+                    f"per-device program sends a block anywhere. A roll of the global array leaves the "
+                    f"data movement to the compiler (or the host); the task is to write it per device. "
+                    f"See {SHARD_MAP_DOCS}", "wrong-tool")
+    program = checks.assert_runs_on_devices(shift, x, what=what, split=((n * BLOCK, 3),),
+                                            no_collectives=GATHERING, hint=RING_HINT)
+    if not program.has("ppermute"):
+        checks.fail(f"{what}: the per-device program sends nothing to another device (no lax.ppermute): "
+                    f"each device can only reach its neighbour's block through a collective. {RING_HINT} "
+                    f"See {SHARD_MAP_DOCS}", "wrong-collective")
+
+
+def shifted_round_the_ring(exercise):
+    """The three checks above, as one function `on_devices` can rerun with 4 devices."""
+    test_matches_roll_by_one_block(exercise)
+    test_result_stays_split_over_data(exercise)
+    test_blocks_move_by_a_collective_in_shard_map(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, shifted_round_the_ring, exercise)

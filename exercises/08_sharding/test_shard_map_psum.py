@@ -2,13 +2,15 @@
 
 import jax
 import numpy as np
+import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
 
 BLOCK = 3
-COLLECTIVES = {"psum", "psum2", "psum_invariant", "all_gather", "all_gather_invariant",
-               "reduce_scatter", "psum_scatter", "all_to_all"}
+COLLECTIVES = ("psum", "psum_invariant", "all_gather", "all_gather_invariant", "reduce_scatter",
+               "psum_scatter", "all_to_all")
+SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
 
 
 def setup():
@@ -22,7 +24,7 @@ def result(exercise, x, mesh):
     out = exercise.partial_and_total(x, mesh)
     if not isinstance(out, tuple) or len(out) != 2:
         checks.fail(f"partial_and_total(x, mesh) returned {type(out).__name__}; expected a pair "
-                    f"(partials, total).")
+                    f"(partials, total).", "wrong-shape")
     return out
 
 
@@ -59,10 +61,31 @@ def test_partials_hold_one_sum_per_device(exercise):
 
 def test_blocks_are_combined_by_a_collective_in_shard_map(exercise):
     mesh, _, x = setup()
-    used = checks.jaxpr_primitives(lambda v: exercise.partial_and_total(v, mesh), x)
-    if "shard_map" not in used or not COLLECTIVES & set(used):
-        checks.fail(
-            f"partial_and_total traces to {sorted(set(used))}: expected a jax.shard_map whose "
-            f"per-device program combines the blocks with a collective (lax.psum). Summing the "
-            f"global array, or moving partials to one device, leaves the per-device program "
-            f"unwritten. See {checks.DOCS}/notebooks/shard_map.html")
+    n = jax.device_count()
+    what = "partial_and_total(x, mesh)"
+    program = checks.program_of(lambda v: exercise.partial_and_total(v, mesh), x, what=what)
+    if not program.mapped_calls():
+        checks.fail(f"{what} traces to {sorted(set(program.primitives()))}: there is no jax.shard_map, so "
+                    f"the per-device program was never written. jnp on the global array leaves the "
+                    f"splitting to the compiler; the task is to write what one device does with its "
+                    f"block and combine the blocks with a collective. See {SHARD_MAP_DOCS}", "wrong-tool")
+    # Each device sums its own block (no sum of the whole array or of the partials outside), and a
+    # collective inside the per-device program combines them.
+    checks.assert_runs_on_devices(
+        lambda v: exercise.partial_and_total(v, mesh), x, what=what, work=("reduce_sum",),
+        split=((n * BLOCK,),), collectives=COLLECTIVES,
+        hint="Sum the block inside the per-device function, then add the devices' sums with lax.psum "
+             "over 'data' there too: every device gets the total without leaving shard_map.")
+
+
+def summed_on_every_device(exercise):
+    """The four checks above, as one function `on_devices` can rerun with 4 devices."""
+    test_total_is_the_sum_over_every_device(exercise)
+    test_total_is_replicated_on_every_device(exercise)
+    test_partials_hold_one_sum_per_device(exercise)
+    test_blocks_are_combined_by_a_collective_in_shard_map(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, summed_on_every_device, exercise)

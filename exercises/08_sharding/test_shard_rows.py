@@ -2,6 +2,7 @@
 
 import jax
 import numpy as np
+import pytest
 
 from grader import checks
 
@@ -20,8 +21,9 @@ def test_rows_split_over_a_data_axis(exercise):
              "P(None, 'data') would split columns and P() copies the whole array everywhere.")
     names = tuple(getattr(getattr(out.sharding, "mesh", None), "axis_names", ()))
     if names != ("data",):
-        checks.fail(f"shard_rows(x) uses a mesh with axes {names}; expected one axis named 'data': "
-                    f"jax.make_mesh((jax.device_count(),), ('data',)).")
+        checks.fail(f"shard_rows(x) uses a mesh with axes {names}; expected a 1-D mesh whose one axis is "
+                    f"named 'data', so that code written for it (P('data'), collectives over 'data') "
+                    f"finds it. See {checks.DOCS}/sharded-computation.html", "wrong-sharding")
 
 
 def test_each_device_holds_its_own_block_of_rows(exercise):
@@ -38,5 +40,16 @@ def test_each_device_holds_its_own_block_of_rows(exercise):
         starts.append(shard.index[0].start or 0)
     if sorted(starts) != list(range(0, x.shape[0], 2)):
         checks.fail(f"the shards start at rows {sorted(starts)}: every device should hold a "
-                    f"different block of 2 rows.")
+                    f"different block of 2 rows.", "wrong-sharding")
     checks.assert_close(out, x, what="shard_rows(x)", hint="Sharding moves data; it never changes values.")
+
+
+def split_over_every_device(exercise):
+    """Both checks above, as one function `on_devices` can rerun with 4 devices."""
+    test_rows_split_over_a_data_axis(exercise)
+    test_each_device_holds_its_own_block_of_rows(exercise)
+
+
+@pytest.mark.devices(4)
+def test_works_with_any_number_of_devices(exercise):
+    checks.on_devices(4, split_over_every_device, exercise)

@@ -27,13 +27,21 @@ def test_draws_are_not_copies_of_one_number(exercise):
     out = np.asarray(exercise.n_samples(jax.random.key(0), N))
     if len(np.unique(out)) != N:
         checks.fail(f"n_samples(key, {N}) returned {out}: some samples are equal. The same key "
-                    f"always gives the same number, so drawing from one key n times gives one "
-                    f"number n times. Split the key into n keys (jax.random.split(key, n)) and "
-                    f"draw once from each. See {checks.DOCS}/random-numbers.html")
+                    f"always gives the same numbers, so drawing from one key n times gives one "
+                    f"number n times, and one scalar draw copied n times is one sample. A single "
+                    f"draw whose shape holds all n samples gives n independent numbers. "
+                    f"See {checks.DOCS}/random-numbers.html")
 
 
 def test_uses_each_key_once(exercise):
     _draw(exercise, 0)
+    # The samples come from jax.random, inside the program: not from NumPy seeded by the key.
+    what = f"n_samples(key, {N})"
+    program = checks.program_of(lambda key: exercise.n_samples(key, N), jax.random.key(0), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"random_bits"}, what=what, tool="jax.random",
+                       hint="The key must feed a jax.random draw: randomness made any other way "
+                            "does not follow JAX's keys under jit, vmap or the reuse checker.")
 
 
 def test_same_key_gives_same_samples(exercise):
@@ -47,8 +55,8 @@ def test_different_keys_give_different_samples(exercise):
     a, b = _draw(exercise, 0), _draw(exercise, 1)
     if np.allclose(a, b):
         checks.fail(f"n_samples gave the same samples {a} for key(0) and key(1): the result does "
-                    f"not depend on the key. Draw from the key argument (split it), not from a "
-                    f"key made inside the function.")
+                    f"not depend on the key. Draw from the key argument, not from a key made "
+                    f"inside the function.")
 
 
 def test_samples_look_standard_normal(exercise):

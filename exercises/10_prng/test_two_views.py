@@ -25,9 +25,17 @@ def test_views_get_different_noise(exercise):
     a, b = exercise.two_views(jax.random.key(0), jnp.asarray(X), SIGMA)
     if np.array_equal(np.asarray(a), np.asarray(b)):
         checks.fail("two_views returned two identical views: both noises were drawn from the same "
-                    "key, and the same key always gives the same numbers. Split the key "
-                    "(key_a, key_b = jax.random.split(key)) and draw each view's noise with its own "
-                    f"key. See {checks.DOCS}/random-numbers.html")
+                    "key, and the same key always gives the same numbers. Each draw needs a key of "
+                    "its own: derive two new keys from the one you are given and draw each view's "
+                    f"noise with one of them. See {checks.DOCS}/random-numbers.html")
+    # The noise comes from jax.random inside the program, not from NumPy seeded by the key.
+    what = "two_views(key, x)"
+    program = checks.program_of(lambda key, x: exercise.two_views(key, x, SIGMA), jax.random.key(0),
+                                jnp.asarray(X), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"random_bits"}, what=what, tool="jax.random",
+                       hint="The noise must come from jax.random draws with keys derived from the "
+                            "key argument.")
 
 
 def test_noise_of_the_two_views_is_uncorrelated(exercise):

@@ -29,6 +29,8 @@ FAILURE_CODES = {
     "wrong-tool": "does not use the JAX tool the task names",
     "device-count": "assumes a fixed number of devices",
     "multi-process": "does not coordinate the processes",
+    "silent-error": "lets a runtime error (an out-of-bounds index, a NaN, a failed check) pass silently",
+    "not-portable": "exports for fewer input shapes or platforms than asked",
     "traced-value": "uses a traced value where Python needs a concrete one",
     "numpy-on-tracer": "hands a traced value to NumPy",
     "leaked-tracer": "leaks a tracer out of a transformation",

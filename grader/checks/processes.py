@@ -12,7 +12,7 @@ from grader.checks.core import DOCS, fail
 # JAX exactly like `python my_script.py` on one host of a cluster would.
 _PROCESS_MAIN = r"""
 import importlib.util, json, sys, traceback
-path, name, coordinator, count, index, n_devices, out = sys.argv[1:8]
+path, name, coordinator, count, index, n_devices, out, prelude = sys.argv[1:9]
 import jax
 import numpy as np
 jax.config.update("jax_platforms", "cpu")
@@ -31,11 +31,14 @@ try:
     spec = importlib.util.spec_from_file_location("kata_process_module", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    if prelude:  # the check's own set-up, e.g. each process may read only its own data
+        exec(prelude, {"module": module, "process_id": int(index), "num_processes": int(count)})
     result = getattr(module, name)(coordinator, int(count), int(index))
     # What JAX itself says once the learner's code has run: proof the processes joined,
     # whatever the function returned.
     observed = {"process_count": jax.process_count(), "process_index": jax.process_index(),
-                "device_count": jax.device_count(), "local_device_count": jax.local_device_count()}
+                "device_count": jax.device_count(), "local_device_count": jax.local_device_count(),
+                "devices": [d.id for d in jax.devices()], "local_devices": [d.id for d in jax.local_devices()]}
     text = json.dumps({"ok": True, "result": result, "observed": observed}, default=plain)
 except BaseException as error:
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
@@ -54,7 +57,7 @@ MULTI_PROCESS_DOCS = f"{DOCS}/multi_process.html"
 
 def run_in_processes(module_file: str, function: str, *, what: str, n_processes: int = 2,
                      devices_per_process: int | None = None, timeout: float = 45.0,
-                     observed: bool = False) -> list[Any]:
+                     observed: bool = False, prelude: str = "") -> list[Any]:
     """Run `function(coordinator, n_processes, process_id)` from `module_file` in
     `n_processes` fresh Python processes on this machine; return their results in
     process order.
@@ -65,8 +68,12 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
     results come back as JSON (arrays as lists, devices as their ids). With
     `observed=True` each entry is `(result, observed)`, where `observed` is what
     JAX reported in that process after the function returned
-    (`process_count`, `process_index`, `device_count`, `local_device_count`):
-    proof the processes really joined, whatever the function returned. The
+    (`process_count`, `process_index`, `device_count`, `local_device_count`, and
+    the ids of `devices` and `local_devices`): proof the processes really joined,
+    whatever the function returned. `prelude` is Python source each process
+    runs after importing the module and before calling the function, with
+    `module`, `process_id` and `num_processes` in scope: a check's own set-up,
+    such as letting a process read only its own share of the data. The
     whole launch is bounded by `timeout`: a process waiting for a peer that
     never joins is killed and the check fails instead of hanging. Results (and
     failures) are remembered per file content, so several checks of one
@@ -83,10 +90,10 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
 
     path = Path(module_file).resolve()
     per = devices_per_process or max(1, jax.device_count() // n_processes)
-    key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest(), function, n_processes, per)
+    key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest(), function, n_processes, per, prelude)
     if key not in _PROCESS_RUNS:
         for _ in range(2):  # the free port can be taken between choosing it and binding it: retry once
-            _PROCESS_RUNS[key] = _launch_processes(path, function, what, n_processes, per, timeout)
+            _PROCESS_RUNS[key] = _launch_processes(path, function, what, n_processes, per, timeout, prelude)
             if _PROCESS_RUNS[key][0] != "port taken":
                 break
         if _PROCESS_RUNS[key][0] == "port taken":
@@ -109,7 +116,7 @@ def _free_port() -> int:
 
 
 def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
-                      timeout: float) -> tuple[str, Any]:
+                      timeout: float, prelude: str = "") -> tuple[str, Any]:
     import json
     import os
     import signal
@@ -129,7 +136,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
             logs.append(log)
             children.append(subprocess.Popen(
                 [sys.executable, "-c", _PROCESS_MAIN, str(path), function, coordinator, str(n), str(i),
-                 str(per), str(folder / f"result-{i}.json")],
+                 str(per), str(folder / f"result-{i}.json"), prelude],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                 start_new_session=True))
         deadline = time.monotonic() + timeout

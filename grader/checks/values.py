@@ -52,7 +52,8 @@ def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str,
     __tracebackhide__ = True
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if got_shape != tuple(shape) or got_dtype != np.dtype(dtype):
-        fail(sentence(f"{what} returned {got_dtype}{list(got_shape) if got_shape is not None else type(x).__name__}; "
+        got = f"{got_dtype}{list(got_shape)}" if got_shape is not None else f"a {type(x).__name__}"
+        fail(sentence(f"{what} returned {got}; "
                       f"expected {np.dtype(dtype)}{list(shape)}.", hint), "wrong-shape")
 
 
@@ -163,21 +164,27 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
 
 
 def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol: float = 1e-5,
-                   atol: float = 1e-6, hint: str = "") -> None:
+                   atol: float = 1e-6, hint: str = "", shape_hint: str = "") -> None:
     """After `swap_function(..., swapped, other)`, the answer returned what `other` implies.
 
-    A wrong structure or shape fails as `wrong-shape`; values that still follow the
-    original function fail as `wrong-tool`: the answer recomputes the function's
-    formula itself instead of transforming the function the task names.
+    A wrong structure or shape fails as `wrong-shape` (with `shape_hint`); values
+    that do not follow fail as `wrong-tool` (with `hint`): the answer recomputes
+    the function's formula itself instead of transforming the function the task
+    names. Check the answer's values first, so a wrong answer is told about its
+    values rather than about the tool.
     """
     __tracebackhide__ = True
-    if jax.tree.structure(actual) != jax.tree.structure(expected) or any(
-            np.shape(a) != np.shape(b) for a, b in zip(jax.tree.leaves(actual), jax.tree.leaves(expected))):
-        fail(sentence(f"with `{swapped}` swapped for another function, {what} returned "
-                      f"{_structure(actual)}; expected {_structure(expected)}.", hint), "wrong-shape")
-    for got, want in zip(jax.tree.leaves(actual), jax.tree.leaves(expected)):
+    swap = f"with `{swapped}` swapped for another function"
+    if jax.tree.structure(actual) != jax.tree.structure(expected):
+        fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
+                      shape_hint), "wrong-shape")
+    got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
+    for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
+        where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
+        if np.shape(got) != np.shape(want):
+            fail(sentence(f"{swap}, {where} has shape {np.shape(got)}; expected shape {np.shape(want)}.",
+                          shape_hint), "wrong-shape")
         if not np.allclose(np.asarray(got), np.asarray(want), rtol=rtol, atol=atol, equal_nan=True):
-            fail(sentence(f"{what} does not follow `{swapped}`: with `{swapped}` swapped for another "
-                          f"function it returned {short(got)}; that function gives {short(want)}. "
-                          f"The answer computes its own copy of the formula instead of transforming "
-                          f"`{swapped}` itself.", hint), "wrong-tool")
+            fail(sentence(f"{where} does not follow `{swapped}`: {swap} it is {short(got)}; that "
+                          f"function gives {short(want)}. The answer computes its own copy of the "
+                          f"formula instead of transforming `{swapped}` itself.", hint), "wrong-tool")

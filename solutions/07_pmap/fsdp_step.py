@@ -14,6 +14,8 @@ def loss(w: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.mean((x @ w - y) ** 2)
 
 
+# One compiled program per mesh; outside jit, shard_map would run its body op by op.
+@partial(jax.jit, static_argnames="mesh")
 def train_step(w: jax.Array, x: jax.Array, y: jax.Array, mesh: Mesh) -> jax.Array:
     @partial(jax.shard_map, mesh=mesh, in_specs=P("data"), out_specs=P("data"))
     def per_device(w_block, x, y):

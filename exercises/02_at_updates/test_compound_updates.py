@@ -1,0 +1,93 @@
+"""Checks for at-5 (compound_updates)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+RNG = np.random.default_rng(25)
+IDS = np.array([2, 0, 2, 4, 2, 0], np.int32)  # 2 three times, 0 twice, 1 and 3 never
+REPEATS = ("Item 2 is listed three times and item 0 twice: each listing must act again. Gathering "
+           "x[ids], computing, and setting the result back acts once per index, however often it "
+           "repeats; the scatter forms of the update repeat it.")
+AT_DOCS = f"See {checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html"
+
+
+def _one_scatter(name, fn, make, scatter, tool):
+    """fn's program is one scatter (of kind `scatter`), the same size for 4 or 16 ids."""
+    program = checks.program_of(fn, *make(4), what=name)
+    checks.assert_uses(program, {scatter}, what=name, tool=tool,
+                       hint="One scatter applies the update at every listed index, repeats included.")
+    if program.loops():
+        checks.fail(f"{name} runs a loop over the ids ({program.loops()[0].primitive.name} in its "
+                    f"program): one scatter does every update at once, repeated indices included. "
+                    f"{AT_DOCS}", "wrong-tool")
+    checks.assert_not_unrolled({k: checks.jaxpr_size(fn, *make(k)) for k in (4, 16)}, what=name,
+                               hint="A Python loop over the ids traces one update per id; .at[ids] "
+                                    "takes them all at once.")
+
+
+def test_apply_discounts_divides_once_per_listing(exercise):
+    prices = RNG.uniform(5.0, 50.0, size=5).astype(np.float32)
+    rates = RNG.uniform(1.1, 2.0, size=len(IDS)).astype(np.float32)
+    want = prices.copy()
+    np.divide.at(want, IDS, rates)
+    got = exercise.apply_discounts(jnp.asarray(prices), jnp.asarray(IDS), jnp.asarray(rates))
+    checks.assert_close(got, want, rtol=1e-5, what=f"apply_discounts(prices, {IDS.tolist()}, rates)",
+                        hint=REPEATS)
+    _one_scatter("apply_discounts", exercise.apply_discounts,
+                 lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32), jnp.ones(k)), "scatter-mul",
+                 ".at[...].divide")
+
+
+def test_sharpen_raises_once_per_listing(exercise):
+    probs = RNG.uniform(0.2, 0.9, size=5).astype(np.float32)
+    exponents = RNG.uniform(1.2, 2.5, size=len(IDS)).astype(np.float32)
+    want = probs.astype(np.float64)
+    np.power.at(want, IDS, exponents.astype(np.float64))
+    got = exercise.sharpen(jnp.asarray(probs), jnp.asarray(IDS), jnp.asarray(exponents))
+    checks.assert_close(got, want.astype(np.float32), rtol=1e-4, atol=1e-7,
+                        what=f"sharpen(probs, {IDS.tolist()}, exponents)", hint=REPEATS)
+    _one_scatter("sharpen", exercise.sharpen,
+                 lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32), jnp.ones(k)), "scatter-mul",
+                 ".at[...].power")
+
+
+def test_transform_applies_fn_once_per_listing(exercise):
+    values = RNG.uniform(1.0, 9.0, size=5).astype(np.float32)
+    cases = [(jnp.sqrt, np.sqrt, "jnp.sqrt"), (lambda v: 0.5 * v + 1.0, lambda v: 0.5 * v + 1.0, "0.5 * v + 1"),
+             (jnp.log1p, np.log1p, "jnp.log1p")]
+    for fn, np_fn, name in cases:
+        want = values.astype(np.float64)
+        for i in IDS:
+            want[i] = np_fn(want[i])
+        got = exercise.transform(jnp.asarray(values), jnp.asarray(IDS), fn)
+        checks.assert_close(got, want.astype(np.float32), rtol=1e-5,
+                            what=f"transform(values, {IDS.tolist()}, {name})",
+                            hint=REPEATS + " Apply the fn you are given, whatever it is.")
+    _one_scatter("transform", lambda values, ids: exercise.transform(values, ids, jnp.sin),
+                 lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32)), "scatter", ".at[...].apply")
+
+
+def test_traced_ids_under_jit_compile_once(exercise):
+    prices = jnp.asarray(RNG.uniform(5.0, 50.0, size=5).astype(np.float32))
+    rates = jnp.asarray(RNG.uniform(1.1, 2.0, size=4).astype(np.float32))
+    id_sets = [np.array(ids, np.int32) for ids in ([1, 1, 3, 0], [4, 4, 4, 4], [0, 2, 2, 1])]
+    discounts = jax.jit(exercise.apply_discounts)
+    first_ids = jnp.asarray(id_sets[0])
+    with checks.count_compiles() as first:
+        discounts(prices, first_ids, rates)
+    traced = [jnp.asarray(ids) for ids in id_sets[1:]]
+    with checks.count_compiles() as log:
+        outs = [discounts(prices, ids, rates) for ids in traced]
+    checks.assert_compiles(log, what="jax.jit(apply_discounts)", calls="2 calls with new ids, same shapes",
+                           expected=0, warm_up=first,
+                           why="the ids reach the program as constants: keep them traced arrays and "
+                               "let the scatter take them all at once")
+    for ids, out in zip(id_sets[1:], outs):
+        want = np.asarray(prices).copy()
+        np.divide.at(want, ids, np.asarray(rates))
+        checks.assert_close(out, want, rtol=1e-5, what=f"jax.jit(apply_discounts)(prices, {ids.tolist()}, rates)",
+                            hint="An id listed several times is divided once per listing, by each of "
+                                 "its rates.")

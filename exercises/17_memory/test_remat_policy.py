@@ -1,0 +1,76 @@
+"""Checks for memory-2 (remat_policy)."""
+
+import jax
+import numpy as np
+
+from grader import checks
+
+REMAT_DOCS = f"{checks.DOCS}/gradient-checkpointing.html"
+L, B, H = 6, 8, 8  # layers, batch, width; pre is (B, 2H)
+_rs = np.random.RandomState(1)
+W1S = (_rs.randn(L, H, 2 * H) / np.sqrt(H)).astype(np.float32)
+W2S = (_rs.randn(L, 2 * H, H) / np.sqrt(2 * H)).astype(np.float32)
+X = _rs.randn(B, H).astype(np.float32)
+
+
+def _reference(w1s, w2s, x):
+    """loss and its gradients for (w1s, w2s) in float64 NumPy."""
+    w1s, w2s = w1s.astype(np.float64), w2s.astype(np.float64)
+    acts, pres = [np.asarray(x, np.float64)], []
+    for w1, w2 in zip(w1s, w2s):
+        pres.append(acts[-1] @ w1)
+        acts.append(np.tanh(np.sin(pres[-1]) @ w2))
+    y = acts[-1]
+    grad_a, grad_w1s, grad_w2s = 2 * y / y.size, np.zeros(w1s.shape), np.zeros(w2s.shape)
+    for i in reversed(range(len(w1s))):
+        grad_z = grad_a * (1 - acts[i + 1] ** 2)
+        grad_w2s[i] = np.sin(pres[i]).T @ grad_z
+        grad_pre = (grad_z @ w2s[i].T) * np.cos(pres[i])
+        grad_w1s[i] = acts[i].T @ grad_pre
+        grad_a = grad_pre @ w1s[i].T
+    return np.mean(y ** 2), (grad_w1s, grad_w2s)
+
+
+def _is_pre(value):
+    return value.source == "dot_general" and value.shape == (B, 2 * H)
+
+
+def test_each_layer_keeps_its_input_and_pre(exercise):
+    params = (W1S, W2S)
+    program = checks.program_of(jax.grad(exercise.loss), params, X, what="jax.grad(loss)")
+    checks.assert_uses(program, {"scan"}, what="loss", tool="lax.scan",
+                       hint="Run the layers with one lax.scan over the stacked params, as the task says.")
+    stored = program.stored_per_step()
+    inputs = [s for s in stored if s.source == "input"]
+    pres = [s for s in stored if _is_pre(s)]
+    others = [s for s in stored if s not in inputs and s not in pres]
+    if inputs and pres and not others and len(stored) == 2:
+        return
+    kept = "; ".join(s.describe() for s in stored) or "nothing"
+    remats = checks.program_of(exercise.loss, params, X, what="loss").find("remat2")
+    if not remats:
+        why = ("Nothing is checkpointed, so autodiff keeps every value the backward pass reads. Wrap the "
+               "block in jax.checkpoint with a policy that saves only the value named 'pre'.")
+    elif not pres:
+        named = [s for s in stored if s.name]
+        why = (f"pre = x @ w1 is not among them, so the backward pass recomputes that matmul too. "
+               + (f"The value kept under a name is a {named[0].source} result: name the matmul's output "
+                  f"itself. " if named else "")
+               + "A policy saves what it is told to: the default saves nothing, and "
+                 "save_only_these_names saves the values named with checkpoint_name.")
+    else:
+        why = ("The policy keeps more than pre: every value besides the layer's input and pre should be "
+               "recomputed (dots_saveable, for one, keeps the second matmul's output too).")
+    checks.fail(checks.sentence(
+        f"Under jax.grad, loss keeps {len(stored)} array(s) per layer for the backward pass ({kept}), "
+        f"each stacked {L} times; expected two: the layer's input float32[{B}, {H}] and pre, the "
+        f"float32[{B}, {2 * H}] output of x @ w1.", why, f"See {REMAT_DOCS}"), "memory-use")
+
+
+def test_loss_and_gradients(exercise):
+    value, grads = jax.jit(jax.value_and_grad(exercise.loss))((W1S, W2S), X)
+    want_value, want_grads = _reference(W1S, W2S, X)
+    checks.assert_close(value, want_value, rtol=1e-4, what="loss(params, x)",
+                        hint="Apply the layers in order (lax.scan over params walks them first to last) "
+                             "and return the mean of the final output squared.")
+    checks.assert_close(grads, want_grads, rtol=1e-4, atol=1e-6, what="jax.grad(loss)(params, x)")

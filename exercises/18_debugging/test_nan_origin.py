@@ -1,0 +1,132 @@
+"""Checks for debug-2 (nan_origin)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax._src import config as jax_config
+
+from grader import checks
+
+FLAGS = f"{checks.DOCS}/debugging/flags.html"
+
+
+@pytest.fixture(autouse=True)
+def _keep_debug_nans():
+    """Whatever the answer does, the next check starts with jax_debug_nans as this one found it."""
+    state = jax.debug_nans
+    global_value, local_value = state.get_global(), state.get_local()
+    yield
+    jax.config.update("jax_debug_nans", global_value)
+    state.set_local(local_value)
+    state._update_thread_local_hook(None if local_value is jax_config.config_ext.unset else local_value)
+
+
+class Traced:
+    """A function the checks hand to nan_origin: it notes whether NaN checking was on each time it ran."""
+
+    def __init__(self, body):
+        self.body, self.seen = body, []
+        self.__name__ = body.__name__
+
+    def __call__(self, *args):
+        self.seen.append(bool(jax.config.jax_debug_nans))
+        return self.body(*args)
+
+
+def spread(x):
+    return jnp.log(jnp.sqrt(x - 2.0)) * 2.0  # sqrt makes the NaN; log and * only pass it on
+
+
+def standardise(x):
+    return (x - jnp.mean(x)) / jnp.std(x)  # a constant x: 0 / 0
+
+
+def log_scale(x):
+    return jnp.log(x) * 2.0  # log(0) is -inf, not NaN
+
+
+def broken(x):
+    return x @ jnp.ones((3, 3), x.dtype)  # a shape error while tracing
+
+
+def _origin(exercise, f, *host_args, what):
+    args = tuple(jnp.asarray(a) for a in host_args)
+    try:
+        return exercise.nan_origin(f, *args)
+    except FloatingPointError as error:
+        checks.fail(f"{what} let JAX's FloatingPointError escape ({str(error).splitlines()[0][:100]!r}): "
+                    f"nan_origin should catch it and return the name of the primitive it reports.")
+
+
+def _check_setting(found, *, what):
+    now = bool(jax.config.jax_debug_nans)
+    if now != found:
+        checks.fail(f"after {what}, jax_debug_nans is {'on' if now else 'off'}; it was "
+                    f"{'on' if found else 'off'} before. The option is global: every later jitted "
+                    f"call in the program would {'pay for NaN checks' if now else 'lose its NaN checks'}. "
+                    f"Change it for one block only, with a setting that is restored on the way out, even "
+                    f"when an error escapes. See {FLAGS}", "global-setting")
+
+
+def _check_ran_checked(f, *, what):
+    if not any(f.seen):
+        checks.fail(f"{what}: {f.__name__} never ran with jax_debug_nans on (its Python body ran "
+                    f"{len(f.seen)} time(s), each time with NaN checking off). The task is to let JAX "
+                    f"find the NaN: with the option on, a jitted call whose output holds a NaN is run "
+                    f"again op by op and stops at the first primitive that made one. See {FLAGS}",
+                    "wrong-tool")
+
+
+def _check_name(got, want, *, what, why):
+    if got != want:
+        checks.fail(f"{what} returned {got!r}; expected {want!r}: {why}")
+
+
+def test_names_the_primitive_that_made_the_first_nan(exercise):
+    f = Traced(spread)
+    got = _origin(exercise, f, np.array([3.0, 1.0], np.float32), what="nan_origin(spread, [3, 1])")
+    _check_setting(False, what="nan_origin(spread, [3, 1])")
+    _check_ran_checked(f, what="nan_origin(spread, [3, 1])")
+    _check_name(got, "sqrt", what="nan_origin(spread, [3, 1])",
+                why="sqrt(1 - 2) is the first NaN; log and * only pass it on. Return the name of the "
+                    "primitive FloatingPointError's message ends with, nothing else.")
+
+
+def test_another_function_another_primitive(exercise):
+    f = Traced(standardise)
+    got = _origin(exercise, f, np.full(3, 2.0, np.float32), what="nan_origin(standardise, [2, 2, 2])")
+    _check_setting(False, what="nan_origin(standardise, [2, 2, 2])")
+    _check_ran_checked(f, what="nan_origin(standardise, [2, 2, 2])")
+    _check_name(got, "div", what="nan_origin(standardise, [2, 2, 2])",
+                why="(x - mean) / std is 0 / 0 for a constant x, so the division is the first "
+                    "primitive to make a NaN. Read the name from the error JAX raised for this call.")
+
+
+def test_none_when_no_nan_appears(exercise):
+    f = Traced(log_scale)
+    got = _origin(exercise, f, np.array([0.0, 1.0], np.float32), what="nan_origin(log_scale, [0, 1])")
+    _check_setting(False, what="nan_origin(log_scale, [0, 1])")
+    _check_ran_checked(f, what="nan_origin(log_scale, [0, 1])")
+    _check_name(got, None, what="nan_origin(log_scale, [0, 1])",
+                why="log(0) is -inf, not NaN, so no primitive made a NaN and JAX raised nothing.")
+
+
+def test_leaves_the_setting_as_it_found_it(exercise):
+    with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
+        got = _origin(exercise, Traced(spread), np.array([3.0, 1.0], np.float32),
+                      what="nan_origin(spread, [3, 1]) with jax_debug_nans already on")
+        _check_setting(True, what="nan_origin(spread, [3, 1]) called with jax_debug_nans already on")
+    _check_name(got, "sqrt", what="nan_origin(spread, [3, 1]) with jax_debug_nans already on",
+                why="sqrt(1 - 2) is the first NaN.")
+    try:
+        _origin(exercise, Traced(broken), np.ones(2, np.float32), what="nan_origin(broken, x)")
+        raised = False
+    except checks.KataFailure:
+        raise
+    except Exception:  # noqa: BLE001 - any error from f itself is the caller's to see
+        raised = True
+    _check_setting(False, what="nan_origin(f, x) for an f that raises a shape error while tracing")
+    if not raised:
+        checks.fail("nan_origin(broken, x) returned although broken fails with a shape error: let errors "
+                    "other than the NaN report reach the caller.")
