@@ -60,6 +60,13 @@ _BY_NAME = {
         "A key is consumed by one random draw; reuse gives correlated 'random' numbers. Split it "
         "with jax.random.split or derive new keys with jax.random.fold_in.",
         f"{DOCS}/random-numbers.html", code="key-reuse"),
+    "InconclusiveDimensionOperation": Explanation(
+        "a symbolic dimension was used where its value must be known (InconclusiveDimensionOperation)",
+        "With a symbolic shape (jax.export.symbolic_shape) JAX must prove each shape fact for every "
+        "value of the symbol: a comparison, a Python int() or a reshape that only works for some "
+        "values fails. State what you know in the symbolic shape (e.g. '2*b' for an even size) or "
+        "in its constraints, or compute with the symbol itself.",
+        f"{DOCS}/export/shape_poly.html", code="traced-value"),
     "NotImplementedError": Explanation(
         "this exercise is still a TODO",
         "Open the exercise file, read its docstring, and replace the `raise NotImplementedError` "
@@ -248,6 +255,23 @@ _BY_MESSAGE = {
         "custom_vjp defines reverse mode only, so jax.jvp and jax.jacfwd cannot run through it. "
         "custom_jvp defines the forward rule, and JAX derives reverse mode from it by transposition.",
         f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="wrong-tool"),
+    "vmap is only supported for the pure_callback primitive when vmap_method is": Explanation(
+        "jax.vmap met a pure_callback that does not say how it batches (no vmap_method)",
+        "JAX cannot know whether the host function handles a batch. vmap_method='sequential' calls "
+        "it once per example; 'expand_dims' and 'broadcast_all' call it once with the whole batch "
+        "along a new leading axis, which the host function must then handle.",
+        f"{DOCS}/external-callbacks.html", code="wrong-tool"),
+    "Cannot `vmap` ordered IO callback": Explanation(
+        "jax.vmap met an ordered io_callback",
+        "An ordered effect must run in program order, one call after another, and a batch of examples "
+        "has no such order. An unordered callback (or jax.debug.callback) runs once per example.",
+        f"{DOCS}/external-callbacks.html", code="wrong-tool"),
+    "Input shapes do not match the polymorphic shapes specification": Explanation(
+        "an exported function was called with shapes its symbolic input shapes do not allow",
+        "An exported artefact checks its inputs against the symbolic shapes it was exported with "
+        "(a dimension declared as 2*b must be even, constraints must hold): call it with shapes that "
+        "fit, or export it with symbolic shapes that cover them.",
+        f"{DOCS}/export/shape_poly.html", code="wrong-shape"),
 }
 
 

@@ -41,6 +41,8 @@ def test_mixed_scalar_stream_compiles_once_with_float32_updates(exercise):
     # One program is not enough: the one dtype must keep every update's value, in float32.
     for lr, out in zip(SCHEDULE, outs):
         checks.assert_shape_dtype(out, (4,), np.float32, what=f"apply_update(w, grad, {lr!r})")
+        truncated = np.allclose(np.asarray(out), np.asarray(w) - int(lr) * np.asarray(grad))
         checks.assert_close(out, np.asarray(w) - float(lr) * np.asarray(grad), rtol=1e-5, atol=1e-6,
                             what=f"apply_update(w, grad, {lr!r})",
-                            hint="Convert lr to a float dtype (float32): an int cast truncates 0.5 to 0.")
+                            hint=f"The update used lr = {int(lr)}: an integer dtype truncates {lr!r}. The one "
+                                 f"dtype must be a float (float32)." if truncated else "")

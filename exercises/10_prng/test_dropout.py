@@ -29,8 +29,8 @@ def test_keeps_about_keep_of_the_elements(exercise):
         bound = 6 * math.sqrt(keep * (1 - keep) / n)
         if abs(kept - keep) > bound:
             checks.fail(f"dropout(key, x, keep={keep}) kept {kept:.3f} of the elements; expected "
-                        f"{keep} ± {bound:.3f}. `keep` is the probability of KEEPING an element: "
-                        f"jax.random.bernoulli(key, keep, x.shape) is True where an element stays.")
+                        f"{keep} ± {bound:.3f}. `keep` is the probability of KEEPING an element, "
+                        f"not of dropping it: the mask must be True with probability keep.")
 
 
 def test_kept_elements_are_scaled_by_one_over_keep(exercise):
@@ -51,6 +51,13 @@ def test_mask_depends_on_the_key(exercise):
         checks.fail("dropout gave the same mask for key(3) and key(4): the mask ignores the key. "
                     "Draw it from the key you are given, so each training step (new key) drops "
                     "different elements.")
+    # The mask is drawn by jax.random inside the program, not by NumPy seeded from the key.
+    what = "dropout(key, x, 0.5)"
+    program = checks.program_of(lambda key, x: exercise.dropout(key, x, 0.5), jax.random.key(3),
+                                jnp.asarray(X), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"random_bits"}, what=what, tool="jax.random",
+                       hint="The mask must come from a jax.random draw with the key argument.")
 
 
 def test_mask_is_drawn_per_element(exercise):
@@ -59,5 +66,20 @@ def test_mask_is_drawn_per_element(exercise):
     cols_equal = (mask == mask[:, :1]).all()
     if rows_equal or cols_equal:
         checks.fail(f"dropout's mask on a {SHAPE} input repeats along the "
-                    f"{'rows' if rows_equal else 'columns'}: one draw was broadcast. Draw one "
-                    f"Bernoulli per element: jax.random.bernoulli(key, keep, x.shape).")
+                    f"{'rows' if rows_equal else 'columns'}: a smaller mask was broadcast over x. "
+                    f"Each element is kept or dropped on its own: draw a mask with x's full shape.")
+
+
+def test_same_dtype_as_x_and_keep_one_keeps_everything(exercise):
+    small = X[:8, :8]
+    for dtype in (jnp.bfloat16, jnp.float16):
+        x = jnp.asarray(small, dtype=dtype)
+        with checks.no_key_reuse(f"dropout(key, {np.dtype(dtype).name} x, 0.5)"):
+            out = exercise.dropout(jax.random.key(6), x, 0.5)
+        checks.assert_shape_dtype(out, small.shape, dtype, what=f"dropout(key, {np.dtype(dtype).name} x, 0.5)",
+                                  hint="The result keeps x's dtype: scaling by 1/keep or building the "
+                                       "mask must not promote a low-precision x to float32.")
+    with checks.no_key_reuse("dropout(key, x, 1.0)"):
+        out = exercise.dropout(jax.random.key(7), jnp.asarray(small), 1.0)
+    checks.assert_close(out, small, what="dropout(key, x, keep=1.0)",
+                        hint="With keep = 1 every element is kept and scaled by 1/1: x comes back unchanged.")

@@ -19,11 +19,20 @@ def test_steps_vary_inside_one_loop(exercise):
                     f"The scan body draws with a key it closes over, the same key every step, so "
                     f"it draws the same number every step. Carry the key in the scan state, "
                     f"(position, key): split it each step, draw with one half, pass the other on. "
-                    f"See {checks.DOCS}/random-numbers.html")
+                    f"See {checks.DOCS}/random-numbers.html", "key-reuse")
     sizes = {n: checks.jaxpr_size(lambda k, n=n: exercise.random_walk(k, n), jax.random.key(0))
              for n in (10, 200)}
     checks.assert_not_unrolled(sizes, what="random_walk(key, n_steps)",
                                hint="Keep the lax.scan; carry the key in it.")
+    what = "random_walk(key, 200)"
+    program = checks.program_of(lambda k: exercise.random_walk(k, 200), jax.random.key(0), what=what)
+    checks.assert_no_callbacks(program, what=what)
+    checks.assert_uses(program, {"scan"}, what=what, tool="lax.scan",
+                       hint="Drawing every move at once and summing them (a cumsum) gives a walk "
+                            "without the loop this exercise is about: keep the one lax.scan and "
+                            "give each of its steps a key of its own.")
+    checks.assert_loops_rolled(program, what=what,
+                               hint="Keep the scan rolled: unroll= copies the step into the program.")
 
 
 def test_uses_each_key_once(exercise):
@@ -40,7 +49,7 @@ def test_moves_are_fair_plus_or_minus_one(exercise):
     moves = _moves(positions)
     if not set(np.unique(moves)) <= {-1, 1}:
         checks.fail(f"random_walk made moves {sorted(set(np.unique(moves).tolist()))}; each step "
-                    f"must move by exactly +1 or -1 (jnp.where(jax.random.bernoulli(k), 1, -1)).")
+                    f"must move by exactly +1 or -1, chosen by one fair random draw.")
     # A fair walk: the mean move of 1000 is within 0.2 of 0 (6.3 standard errors).
     if abs(moves.mean()) > 0.2:
         checks.fail(f"the mean move over 1000 steps is {moves.mean():.3f}; a fair ±1 walk has mean "

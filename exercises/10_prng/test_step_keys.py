@@ -23,9 +23,9 @@ def test_steps_get_different_noise(exercise):
     base = jax.random.key(1)
     rows = np.stack([np.asarray(exercise.noise_for_step(base, step)) for step in range(5)])
     if len(np.unique(rows, axis=0)) != len(rows):
-        checks.fail(f"noise_for_step gave equal noise for different steps:\n{rows}\nFold the step "
-                    f"number into the key (jax.random.fold_in(base_key, step)) so every step "
-                    f"draws with its own key. See {checks.DOCS}/random-numbers.html")
+        checks.fail(f"noise_for_step gave equal noise for different steps:\n{rows}\nThe step never "
+                    f"reaches the key: derive each step's key from the base key and the step number, "
+                    f"so every step draws with its own key. See {checks.DOCS}/random-numbers.html")
 
 
 def test_noise_depends_on_the_base_key(exercise):
@@ -57,11 +57,22 @@ def test_example_noise_follows_the_id_not_the_position(exercise):
         rows = np.asarray(exercise.noise_for_examples(base, ids))
         rows_shuffled = np.asarray(exercise.noise_for_examples(base, shuffled))
     checks.assert_shape_dtype(rows, (4, SIZE), np.float32, what="noise_for_examples(base_key, 4 ids)")
-    checks.assert_close(rows_shuffled, rows[[3, 2, 0, 1]],
-                        what="noise_for_examples(base_key, the same ids shuffled)",
-                        hint="Each example's row must depend on its id, not on where it sits in "
-                             "the batch: fold the id into the base key (jax.vmap over the ids), "
-                             "rather than splitting the key into one key per position.")
     if len(np.unique(rows, axis=0)) != len(rows):
         checks.fail(f"noise_for_examples gave equal rows to different examples:\n{rows}\n"
-                    f"Give each example its own key: jax.random.fold_in(base_key, example_id).")
+                    f"Each example needs a key of its own, derived from the base key and its id.")
+    hint = ("Each example's row must depend on its id, not on where it sits in the batch: derive "
+            "each example's key from the base key and the example's id.")
+    if np.allclose(rows_shuffled, rows):  # the same rows, position by position
+        program = checks.program_of(exercise.noise_for_examples, jax.random.key(5), ids,
+                                    what="noise_for_examples(base_key, ids)")
+        if program.has("random_split"):
+            hint = ("Splitting the key into one key per batch position ties each row to a position: "
+                    "shuffle the batch and every example gets another example's noise. Split keys are "
+                    "numbered by position; fold each example's id into the base key instead, so the "
+                    "key follows the example.")
+        else:
+            hint = ("Row i comes out the same whatever id sits at position i: the keys are derived "
+                    "from the positions (0, 1, 2, ...), not from the ids. Fold each example's id "
+                    "into the base key.")
+    checks.assert_close(rows_shuffled, rows[[3, 2, 0, 1]],
+                        what="noise_for_examples(base_key, the same ids shuffled)", hint=hint)

@@ -24,10 +24,20 @@ def test_views_get_different_noise(exercise):
     # Reuse checker off here, to show the symptom itself.
     a, b = exercise.two_views(jax.random.key(0), jnp.asarray(X), SIGMA)
     if np.array_equal(np.asarray(a), np.asarray(b)):
-        checks.fail("two_views returned two identical views: both noises were drawn from the same "
-                    "key, and the same key always gives the same numbers. Each draw needs a key of "
-                    "its own: derive two new keys from the one you are given and draw each view's "
-                    f"noise with one of them. See {checks.DOCS}/random-numbers.html")
+        from jax.errors import KeyReuseError
+
+        try:  # which mistake: two draws from one key, or one draw added twice?
+            with jax.debug_key_reuse(True):
+                exercise.two_views(jax.random.key(0), jnp.asarray(X), SIGMA)
+        except KeyReuseError:
+            checks.fail("two_views returned two identical views: both noises were drawn from the "
+                        "same key, and the same key always gives the same numbers. Each draw needs "
+                        "a key of its own: derive two new keys from the one you are given and draw "
+                        f"each view's noise with one of them. See {checks.DOCS}/random-numbers.html",
+                        "key-reuse")
+        checks.fail("two_views returned two identical views: one noise draw was added to both. "
+                    "Each view needs noise of its own, drawn with a key of its own derived from "
+                    f"the one you are given. See {checks.DOCS}/random-numbers.html")
     # The noise comes from jax.random inside the program, not from NumPy seeded by the key.
     what = "two_views(key, x)"
     program = checks.program_of(lambda key, x: exercise.two_views(key, x, SIGMA), jax.random.key(0),

@@ -66,7 +66,7 @@ def _run(exercise, f, a):
         exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
     if len(timeline.reads) < 2:
         checks.fail(f"benchmark read the clock it was given {len(timeline.reads)} time(s): it must "
-                    f"read the time only through `clock()`, before and after the timed calls.")
+                    f"read the time only through `clock()`, before and after the timed calls.", "bad-timing")
     return timeline
 
 
@@ -74,34 +74,35 @@ def test_returns_a_finished_result_and_a_time(exercise):
     f, a = _slow_function(), _input()
     out = exercise.benchmark(f, a, n_runs=N_RUNS)
     if not (isinstance(out, tuple) and len(out) == 2):
-        checks.fail(f"benchmark returned {type(out).__name__}; expected a pair (result, seconds).")
+        checks.fail(f"benchmark returned {type(out).__name__}; expected a pair (result, seconds).", "wrong-shape")
     result, seconds = out
     if not isinstance(result, jax.Array):
-        checks.fail(f"benchmark's result is a {type(result).__name__}; expected the jax.Array f returned.")
+        checks.fail(f"benchmark's result is a {type(result).__name__}; expected the jax.Array f returned.",
+                    "wrong-shape")
     if not result.is_ready():
         checks.fail("benchmark returned a result that is still being computed (is_ready() is False). "
                     "A jitted call returns before its work is done (async dispatch): wait for it "
-                    "with jax.block_until_ready(result) before reading the clock and returning. "
-                    f"See {checks.DOCS}/async_dispatch.html")
+                    "before reading the clock and returning. "
+                    f"See {checks.DOCS}/async_dispatch.html", "bad-timing")
     checks.assert_close(result, f(a), what="benchmark(f, a)'s result", rtol=1e-5, atol=1e-5,
                         hint="Return the output of the last timed call of f.")
     if not (isinstance(seconds, (int, float, np.floating)) and math.isfinite(seconds) and seconds > 0):
-        checks.fail(f"benchmark reported {seconds!r} seconds per call; expected a positive number.")
+        checks.fail(f"benchmark reported {seconds!r} seconds per call; expected a positive number.", "bad-timing")
 
 
 def test_compiles_once_across_benchmarks(exercise):
     f, a = _slow_function(), _input()
-    with checks.count_compiles(NAME) as named:
+    with checks.count_compiles() as first:
         exercise.benchmark(f, a, n_runs=2)
     checks.assert_compiles(
-        named, what="f", calls="one benchmark (a warm-up and 2 timed calls)", at_most=1,
+        first, what="benchmark(f, a)", calls="one benchmark (a warm-up and 2 timed calls)", at_most=1,
         why="one warm-up call compiles f; the timed calls must reuse that program. Call f "
             "itself (it is already jitted) rather than re-wrapping it in jax.jit")
     with checks.count_compiles() as again:
         exercise.benchmark(f, a, n_runs=2)
     checks.assert_compiles(
         again, what="benchmark(f, a)", calls="a second benchmark of the same function and shapes",
-        expected=0,
+        expected=0, warm_up=first,
         why="nothing about f or its inputs changed, so its compiled program should be reused. A "
             "new jax.jit(lambda ...) built on each call is a new function to JAX's cache and is "
             "compiled again: call f directly")
@@ -112,9 +113,14 @@ def test_timing_excludes_compilation(exercise):
     timeline = _run(exercise, f, a)
     (_, first, _), (_, last, _) = timeline.reads[0], timeline.reads[-1]
     during = checks.CompileLog(NAME, timeline.compiles.names[first:last])
+    if not timeline.compiles.count:
+        checks.fail("f was never compiled during the benchmark: benchmark never called f itself (a new "
+                    "jax.jit wrapper around f is a different program, compiled under its own name). "
+                    "Warm up and time calls of f.", "bad-timing")
+    # The whole benchmark compiled f: proof the budget below is not met by compiling nothing.
     checks.assert_compiles(
         during, what="f", calls="the timed part (between the first and last clock reads)",
-        expected=0,
+        expected=0, warm_up=timeline.compiles,
         why="the first call of a jitted function traces and compiles it, and that cost ended up "
             "in the measurement. Call f once (and wait for it) before the first clock read")
 
@@ -127,11 +133,10 @@ def test_timing_waits_for_every_result(exercise):
     if timed != N_RUNS:
         checks.fail(f"benchmark(f, a, n_runs={N_RUNS}) made {timed} call(s) of f between its first "
                     f"and last clock reads; expected {N_RUNS}. Time calls of f itself (not of a new "
-                    f"jax.jit wrapper around it).")
+                    f"jax.jit wrapper around it): a timing of fewer calls measures nothing.", "bad-timing")
     for calls, _, ready in timeline.reads[1:]:
         if not ready:
             checks.fail(f"the clock was read while call {calls} of f was still running: the time "
                         "measured how fast work was queued, not how long it took. A jitted call "
-                        "returns immediately (async dispatch); block on its result "
-                        "(jax.block_until_ready(out)) before each clock read. "
-                        f"See {checks.DOCS}/async_dispatch.html")
+                        "returns immediately (async dispatch); wait for its result before each "
+                        f"clock read. See {checks.DOCS}/async_dispatch.html", "bad-timing")

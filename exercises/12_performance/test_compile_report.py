@@ -36,7 +36,7 @@ def _report(exercise, *args):
     report = exercise.compile_report(_expression(), *args)
     if not (isinstance(report, tuple) and len(report) == 3):
         checks.fail(f"compile_report returned {type(report).__name__}; expected a CompileReport "
-                    f"(hlo, flops, executable).")
+                    f"(hlo, flops, executable).", "wrong-shape")
     return report
 
 
@@ -53,12 +53,14 @@ def _entry_computation(hlo):
 def test_hlo_is_the_optimised_fused_program(exercise):
     hlo = _report(exercise, *_inputs()).hlo
     if not isinstance(hlo, str):
-        checks.fail(f"CompileReport.hlo is a {type(hlo).__name__}; expected the program as text (a str).")
+        checks.fail(f"CompileReport.hlo is a {type(hlo).__name__}; expected the program as text (a str).",
+                    "wrong-shape")
     entry = _entry_computation(hlo)
     if entry is None:
         checks.fail("CompileReport.hlo is not an HLO module (no ENTRY computation). "
                     "jax.jit(f).lower(...).as_text() is the StableHLO JAX hands to XLA, before any "
-                    f"optimisation; the compiled object's .as_text() is what XLA will run. See {AOT}")
+                    f"optimisation; the compiled object's .as_text() is what XLA will run. See {AOT}",
+                    "wrong-tool")
     body = "\n".join(entry)
     unfused = [op for op in ("exponential(", "sine(", "divide(", "multiply(") if op in body]
     if "fusion(" not in body or unfused:
@@ -66,7 +68,7 @@ def test_hlo_is_the_optimised_fused_program(exercise):
                     f"({', '.join(op.rstrip('(') for op in unfused) or 'no fusion'} at the top level): "
                     "it is the program before XLA's optimiser. After .compile(), XLA fuses these "
                     "elementwise operations into loop fusions (one pass over memory); report the "
-                    f"compiled object's .as_text(). See {AOT}")
+                    f"compiled object's .as_text(). See {AOT}", "wrong-tool")
 
 
 def test_flops_match_xla_estimate(exercise):
@@ -74,7 +76,8 @@ def test_flops_match_xla_estimate(exercise):
     flops = _report(exercise, *args).flops
     want = _xla_flops(*args)
     if not isinstance(flops, (int, float, np.floating)) or isinstance(flops, bool):
-        checks.fail(f"CompileReport.flops is {flops!r}; expected a number: cost_analysis()['flops'].")
+        checks.fail(f"CompileReport.flops is {flops!r}; expected a number: cost_analysis()['flops'].",
+                    "wrong-shape")
     if not np.isclose(float(flops), want, rtol=1e-6):
         checks.fail(f"CompileReport.flops is {float(flops):g}; XLA estimates {want:g} flops for the "
                     "compiled program. The lowered program's cost_analysis() counts the work before "
@@ -90,7 +93,7 @@ def test_accepts_shape_specs_instead_of_data(exercise):
         checks.fail(f"compile_report(f, ShapeDtypeStruct, ShapeDtypeStruct) raised TypeError: "
                     f"{str(error).splitlines()[0][:160]}. Ahead-of-time compilation needs only shapes "
                     "and dtypes: lower() accepts jax.ShapeDtypeStruct, but calling f (or jax.jit(f)) "
-                    f"on one does not work. Don't run f to compile it. See {AOT}")
+                    f"on one does not work. Don't run f to compile it. See {AOT}", "wrong-tool")
     x1, x2 = _inputs(32)
     checks.assert_close(report.executable(x1, x2), _expected(x1, x2), rtol=1e-5, atol=1e-5,
                         what="the executable compiled from shape specs, called on float32[32] data")
@@ -121,8 +124,8 @@ def test_compiles_once_and_executable_never_recompiles(exercise):
         checks.fail("CompileReport.executable ran on float32[64] inputs although it was compiled for "
                     "float32[128]: it is a jit-wrapped function, which traces and compiles again for "
                     "each new shape. Return the executable .compile() gave you: it is fixed to the "
-                    f"compiled shapes and never recompiles. See {AOT}")
-    checks.assert_compiles(calls, what="CompileReport.executable", expected=0,
+                    f"compiled shapes and never recompiles. See {AOT}", "recompiles")
+    checks.assert_compiles(calls, what="CompileReport.executable", expected=0, warm_up=log,
                            calls="calls on the shapes it was compiled for",
                            why="the executable from .compile() is ready to run: calling it must not "
                                "compile anything")

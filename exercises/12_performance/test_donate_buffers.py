@@ -44,14 +44,13 @@ def test_update_values(exercise):
 
 
 def test_params_buffers_are_donated(exercise):
+    # Donated means the compiled update wrote its output into params' memory: deleted inputs alone
+    # (x.delete() after a plain jitted call) free the memory only after it was needed twice.
     params, grads = _device_tree()
-    _update(exercise, params, grads)
-    kept = [name for name, leaf in params.items() if not leaf.is_deleted()]
-    if kept:
-        checks.fail(f"after sgd_update(params, grads, lr) the params leaves {kept} are still alive "
-                    "(is_deleted() is False): their memory was not reused, so old and new params "
-                    "were both held at once. jit the update with donate_argnums=0 (or "
-                    f"donate_argnames='params'); donation only happens in a jitted call. See {FAQ}")
+    checks.assert_donated(lambda: _update(exercise, params, grads)[0], params,
+                          what="sgd_update(params, grads, lr)",
+                          hint="Donation is an option of jax.jit naming the argument the caller will "
+                               "never read again: here params, whose leaves the new params can replace.")
 
 
 def test_grads_are_left_alone(exercise):
@@ -59,10 +58,10 @@ def test_grads_are_left_alone(exercise):
     _, unusable = _update(exercise, params, grads)
     deleted = [name for name, leaf in grads.items() if leaf.is_deleted()]
     if deleted:
-        checks.fail(f"sgd_update deleted the grads leaves {deleted}: they were donated, but the "
-                    "caller may still need them (for logging, momentum...). Donate only params. "
-                    f"See {FAQ}")
+        checks.fail(f"sgd_update deleted the grads leaves {deleted}: they were donated (or deleted), but "
+                    "the caller may still need them (for logging, momentum...). Donate only params. "
+                    f"See {FAQ}", "not-donated")
     if unusable:
         checks.fail(f"JAX warned: {unusable[0]}. An argument was donated although no output could "
                     "take its buffer (every output already reuses a params buffer), so the "
-                    f"donation did nothing. Donate only params. See {FAQ}")
+                    f"donation did nothing. Donate only params. See {FAQ}", "not-donated")

@@ -19,13 +19,18 @@ def _batches(n=3):
 def test_average_buffer_is_donated(exercise):
     average = jnp.ones(SHAPE, dtype=jnp.bfloat16)
     x = jnp.asarray(_batches(1)[0])
-    jax.block_until_ready(exercise.ema_update(average, x, DECAY))
-    if not average.is_deleted():
+    fits = ("XLA reuses a donated buffer only for an output that fits it (same shape and dtype), and a "
+            "bfloat16 average combined with float32 x promotes the result to float32. The running average "
+            "must come back in the dtype it came in.")
+    try:
+        checks.assert_donated(lambda: exercise.ema_update(average, x, DECAY), {"average": average},
+                              what="ema_update(average, x, decay)", hint=fits)
+    except checks.KataFailure as failure:
+        if "still alive" not in str(failure):
+            raise
         checks.fail("after ema_update(average, x, decay) the donated bfloat16 average is still alive "
-                    "(is_deleted() is False): the donation was silently dropped. XLA reuses a donated "
-                    "buffer only for an output that fits it (same shape and dtype), and bfloat16 average "
-                    "combined with float32 x promotes the result to float32. Make the result "
-                    f"bfloat16 again (e.g. .astype(average.dtype)). See {FAQ}")
+                    "(is_deleted() is False): the donation was silently dropped, so the old and the new "
+                    f"average were both held in memory. {fits} See {FAQ}", "not-donated")
 
 
 def test_running_average_stays_bfloat16_with_the_right_values(exercise):

@@ -38,7 +38,7 @@ def _device_inputs():
 
 def _check_result(out, what):
     if not (isinstance(out, tuple) and len(out) == 2):
-        checks.fail(f"{what} returned {type(out).__name__}; expected a pair (w, losses).")
+        checks.fail(f"{what} returned {type(out).__name__}; expected a pair (w, losses).", "wrong-shape")
     checks.assert_close(out, _expected(), what=what, rtol=1e-4, atol=1e-5,
                         hint=f"Return the final weights and the {N_STEPS} losses stacked into one "
                              f"array of shape ({N_STEPS},), one loss per step, before its update.")
@@ -59,8 +59,8 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
             f"({blocked}). A loss pulled to the host each step (float(loss), "
             "loss.item(), np.asarray(loss)) stalls the loop until the step finishes, and turning those "
             "numbers back into an array copies them to the device again. Keep the losses as "
-            "jax.Arrays and stack them (jnp.stack). "
-            f"See {checks.DOCS}/transfer_guard.html")
+            "jax.Arrays and put them together on the device. "
+            f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
     _check_result(out, "train(w, batches) with transfers disallowed")
 
 
@@ -75,5 +75,12 @@ def test_runs_under_jit(exercise):
             "value yet, so float(loss), loss.item() or np.asarray(...) cannot run: each is a copy to "
             "the host. (On a CPU the transfer guard cannot see device-to-host copies, so this check "
             "does.) Keep every value a jax.Array, including the losses you return. "
-            f"See {checks.DOCS}/async_dispatch.html")
+            f"See {checks.DOCS}/async_dispatch.html", "host-transfer")
     _check_result(out, "jax.jit(train)(w, batches)")
+    # A host callback survives jit and the transfer guard, yet it is the same round trip in disguise.
+    checks.assert_not_uses(
+        checks.program_of(exercise.train, w, batches, what="train(w, batches)"), checks.CALLBACKS,
+        what="train(w, batches)", code="host-transfer",
+        why="A host callback copies each loss to the host and back in the middle of the program: the same "
+            "round trip as float(loss), only hidden from jit and the transfer guard. Keep the losses as "
+            "jax.Arrays.")

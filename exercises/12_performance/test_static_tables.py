@@ -14,15 +14,20 @@ def _frames(n=64):
 def test_jitted_program_with_constant_tables_matches_fft(exercise):
     # The tables first (the bug), then the jit to keep, then the values.
     frames = _frames()
-    primitives = checks.jaxpr_primitives(exercise.power_spectrum, frames)
-    built = sorted(TABLE_PRIMITIVES & set(primitives))
+    program = checks.program_of(exercise.power_spectrum, frames, what="power_spectrum")
+    built = sorted(TABLE_PRIMITIVES & set(program.primitives()))
     if built:
         checks.fail(
             f"power_spectrum's traced program computes its tables ({', '.join(built)} appear in "
             "the jaxpr): every call, or XLA at compile time, redoes work that depends only on the "
             "shape. The shape is static, so build the tables with numpy (np.arange, np.cos, np.sin) "
             "while tracing; NumPy arrays enter the jaxpr as constants. "
-            f"See {checks.DOCS}/tracing.html")
+            f"See {checks.DOCS}/tracing.html", "wrong-tool")
+    # No tables in the program because NumPy computes the whole spectrum on the host is no answer.
+    checks.assert_not_uses(program, checks.CALLBACKS, what="power_spectrum", code="host-transfer",
+                           why="A host callback hands the frames to NumPy in the middle of the program: the "
+                               "spectrum is computed on the host, not by the jitted program. Only the tables, "
+                               "which depend on the shape alone, belong to NumPy; the frames stay traced.")
     checks.assert_jitted(exercise.power_spectrum, frames, what="power_spectrum")
     for n in (16, 64):
         frames = _frames(n)

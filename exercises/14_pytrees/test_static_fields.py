@@ -12,15 +12,20 @@ X = np.linspace(-1.0, 1.0, 3, dtype=np.float32)
 PYTREE_DOCS = f"See {checks.DOCS}/pytrees.html"
 
 
-def _layer(exercise, seed, activation):
+def _parts(seed):
     rng = np.random.default_rng(seed)
-    return exercise.Layer(weight=jnp.asarray(rng.normal(size=(3, 4)).astype(np.float32)),
-                          bias=jnp.asarray(rng.normal(size=4).astype(np.float32)), activation=activation)
+    return rng.normal(size=(3, 4)).astype(np.float32), rng.normal(size=4).astype(np.float32)
 
 
-def _expected(layer, x):
-    y = np.asarray(x) @ np.asarray(layer.weight) + np.asarray(layer.bias)
-    return np.maximum(y, 0.0) if layer.activation == "relu" else np.tanh(y)
+def _layer(exercise, seed, activation):
+    weight, bias = _parts(seed)
+    return exercise.Layer(weight=jnp.asarray(weight), bias=jnp.asarray(bias), activation=activation)
+
+
+def _expected(seed, activation, x=X):
+    weight, bias = _parts(seed)
+    y = x @ weight + bias
+    return np.maximum(y, 0.0) if activation == "relu" else np.tanh(y)
 
 
 def _apply(exercise, layer, x):
@@ -49,7 +54,7 @@ def _apply(exercise, layer, x):
 def test_apply_runs_both_activations(exercise):
     for seed, activation in ((0, "relu"), (1, "tanh")):
         layer = _layer(exercise, seed, activation)
-        checks.assert_close(_apply(exercise, layer, X), _expected(layer, X), rtol=1e-5, atol=1e-6,
+        checks.assert_close(_apply(exercise, layer, X), _expected(seed, activation), rtol=1e-5, atol=1e-6,
                             what=f"apply(Layer(..., activation={activation!r}), x)")
 
 
@@ -65,8 +70,13 @@ def test_layer_flattens_to_weight_and_bias(exercise):
         checks.fail(f"Layer flattens to {len(leaves)} leaves ({', '.join(kinds)}), the activation string "
                     f"among them: a leaf is traced as an array. Declare the activation a static field, "
                     f"so it lives in the treedef. {PYTREE_DOCS}", "static-argument")
+    shapes = [getattr(leaf, "shape", leaf) for leaf in leaves]
+    if len(leaves) > 2:
+        checks.fail(f"Layer flattens to {len(leaves)} leaves of shapes {shapes}: besides weight and bias, "
+                    f"the activation is a leaf, so jit traces it as data and one program must hold every "
+                    f"branch. Keep it out of the leaves, as a static field in the treedef. {PYTREE_DOCS}",
+                    "static-argument")
     if len(leaves) != 2 or leaves[0] is not layer.weight or leaves[1] is not layer.bias:
-        shapes = [getattr(leaf, "shape", leaf) for leaf in leaves]
         checks.fail(f"Layer flattens to leaves of shapes {shapes}; expected exactly [weight, bias], in "
                     f"that order (shapes [(3, 4), (4,)]). The data fields, in their declared order, are "
                     f"the leaves. {PYTREE_DOCS}", "not-pytree")
@@ -76,16 +86,17 @@ def test_layer_flattens_to_weight_and_bias(exercise):
                     "the structure, so jit cannot tell them apart by its cache key. It belongs there as a "
                     f"static field. {PYTREE_DOCS}", "static-argument")
     doubled = jax.tree.map(lambda leaf: np.asarray(leaf) * 2, layer)
-    if not isinstance(doubled, exercise.Layer) or doubled.activation != "relu":
+    if not isinstance(doubled, exercise.Layer) or getattr(doubled, "activation", None) != "relu":
         checks.fail(f"jax.tree.map(f, layer) returned {type(doubled).__name__} with activation "
                     f"{getattr(doubled, 'activation', None)!r}; expected a Layer that keeps activation "
                     f"'relu': unflattening must rebuild the class from its leaves and its static fields. "
                     f"{PYTREE_DOCS}", "not-pytree")
-    checks.assert_close(np.asarray(doubled.weight), 2 * np.asarray(layer.weight), what="tree.map(2x, layer).weight")
+    checks.assert_close(np.asarray(doubled.weight), 2 * _parts(2)[0], what="jax.tree.map(2x, layer).weight")
 
 
 def test_new_weights_reuse_the_program_a_new_activation_compiles(exercise):
-    layers = [_layer(exercise, seed, "relu") for seed in (4, 5, 6)]
+    seeds = (4, 5, 6)
+    layers = [_layer(exercise, seed, "relu") for seed in seeds]
     tanh = _layer(exercise, 7, "tanh")
     x = jnp.asarray(X)
     with checks.count_compiles() as first:
@@ -98,8 +109,8 @@ def test_new_weights_reuse_the_program_a_new_activation_compiles(exercise):
         why="the weights reach the program as compile-time constants: the whole Layer is a static "
             "argument (hashed, not traced). Only the activation should be static; weight and bias "
             "must be traced leaves")
-    for layer, out in zip(layers[1:], outs):
-        checks.assert_close(out, _expected(layer, X), rtol=1e-5, atol=1e-6, what="apply(new relu layer, x)")
+    for seed, out in zip(seeds[1:], outs):
+        checks.assert_close(out, _expected(seed, "relu"), rtol=1e-5, atol=1e-6, what="apply(new relu layer, x)")
     with checks.count_compiles() as switched:
         out = _apply(exercise, tanh, x)
     if switched.count == 0:
@@ -109,4 +120,4 @@ def test_new_weights_reuse_the_program_a_new_activation_compiles(exercise):
                     f"activation is a new, smaller program. {PYTREE_DOCS}", "static-argument")
     checks.assert_compiles(switched, what="apply()", calls="1 call with a new activation", expected=1,
                            why="only the activation changed, so exactly one new program is due")
-    checks.assert_close(out, _expected(tanh, X), rtol=1e-5, atol=1e-6, what="apply(tanh layer, x)")
+    checks.assert_close(out, _expected(7, "tanh"), rtol=1e-5, atol=1e-6, what="apply(tanh layer, x)")

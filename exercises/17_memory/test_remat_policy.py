@@ -14,21 +14,11 @@ X = _rs.randn(B, H).astype(np.float32)
 
 
 def _reference(w1s, w2s, x):
-    """loss and its gradients for (w1s, w2s) in float64 NumPy."""
-    w1s, w2s = w1s.astype(np.float64), w2s.astype(np.float64)
-    acts, pres = [np.asarray(x, np.float64)], []
-    for w1, w2 in zip(w1s, w2s):
-        pres.append(acts[-1] @ w1)
-        acts.append(np.tanh(np.sin(pres[-1]) @ w2))
-    y = acts[-1]
-    grad_a, grad_w1s, grad_w2s = 2 * y / y.size, np.zeros(w1s.shape), np.zeros(w2s.shape)
-    for i in reversed(range(len(w1s))):
-        grad_z = grad_a * (1 - acts[i + 1] ** 2)
-        grad_w2s[i] = np.sin(pres[i]).T @ grad_z
-        grad_pre = (grad_z @ w2s[i].T) * np.cos(pres[i])
-        grad_w1s[i] = acts[i].T @ grad_pre
-        grad_a = grad_pre @ w1s[i].T
-    return np.mean(y ** 2), (grad_w1s, grad_w2s)
+    """The loss in float64 NumPy."""
+    y = np.asarray(x, np.float64)
+    for w1, w2 in zip(w1s.astype(np.float64), w2s.astype(np.float64)):
+        y = np.tanh(np.sin(y @ w1) @ w2)
+    return np.mean(y ** 2)
 
 
 def _is_pre(value):
@@ -67,10 +57,10 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
         f"float32[{B}, {2 * H}] output of x @ w1.", why, f"See {REMAT_DOCS}"), "memory-use")
 
 
-def test_loss_and_gradients(exercise):
-    value, grads = jax.jit(jax.value_and_grad(exercise.loss))((W1S, W2S), X)
-    want_value, want_grads = _reference(W1S, W2S, X)
-    checks.assert_close(value, want_value, rtol=1e-4, what="loss(params, x)",
+def test_loss_under_jit(exercise):
+    # The forward value is enough here: jax.checkpoint and its policy change what is kept, never the
+    # numbers, and the gradient of the right function is right (compiling it would double the cost).
+    value = jax.jit(exercise.loss)((W1S, W2S), X)
+    checks.assert_close(value, _reference(W1S, W2S, X), rtol=1e-4, what="jax.jit(loss)(params, x)",
                         hint="Apply the layers in order (lax.scan over params walks them first to last) "
                              "and return the mean of the final output squared.")
-    checks.assert_close(grads, want_grads, rtol=1e-4, atol=1e-6, what="jax.grad(loss)(params, x)")

@@ -20,4 +20,4 @@ as you found it.
 
 
 def nan_origin(f, *args):
-    raise NotImplementedError("TODO: run jax.jit(f) under jax.debug_nans(True), catch the error, return the primitive's name")
+    raise NotImplementedError("TODO: run jax.jit(f) with NaN checking on; return the primitive that made the NaN")

@@ -11,15 +11,21 @@ from grader import checks
 FLAGS = f"{checks.DOCS}/debugging/flags.html"
 
 
+# Global switches an answer to this exercise might flip; each check restores them.
+SWITCHES = ("jax_debug_nans", "jax_debug_infs", "jax_disable_jit")
+
+
 @pytest.fixture(autouse=True)
-def _keep_debug_nans():
-    """Whatever the answer does, the next check starts with jax_debug_nans as this one found it."""
-    state = jax.debug_nans
-    global_value, local_value = state.get_global(), state.get_local()
+def _keep_switches():
+    """Whatever the answer does, the next check starts with JAX's switches as this one found them."""
+    states = [jax_config.config_states[name] for name in SWITCHES]
+    saved = [(state.get_global(), state.get_local()) for state in states]
     yield
-    jax.config.update("jax_debug_nans", global_value)
-    state.set_local(local_value)
-    state._update_thread_local_hook(None if local_value is jax_config.config_ext.unset else local_value)
+    for name, state, (global_value, local_value) in zip(SWITCHES, states, saved):
+        jax.config.update(name, global_value)
+        state.set_local(local_value)
+        if state._update_thread_local_hook is not None:
+            state._update_thread_local_hook(None if local_value is jax_config.config_ext.unset else local_value)
 
 
 class Traced:
@@ -113,12 +119,13 @@ def test_none_when_no_nan_appears(exercise):
 
 
 def test_leaves_the_setting_as_it_found_it(exercise):
+    x = jnp.asarray(np.array([3.0, 1.0], np.float32))
     with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
-        got = _origin(exercise, Traced(spread), np.array([3.0, 1.0], np.float32),
-                      what="nan_origin(spread, [3, 1]) with jax_debug_nans already on")
+        try:
+            exercise.nan_origin(Traced(spread), x)
+        except FloatingPointError:
+            pass  # what it returns is the other checks' business; here only the setting counts
         _check_setting(True, what="nan_origin(spread, [3, 1]) called with jax_debug_nans already on")
-    _check_name(got, "sqrt", what="nan_origin(spread, [3, 1]) with jax_debug_nans already on",
-                why="sqrt(1 - 2) is the first NaN.")
     try:
         _origin(exercise, Traced(broken), np.ones(2, np.float32), what="nan_origin(broken, x)")
         raised = False

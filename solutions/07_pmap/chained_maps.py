@@ -2,8 +2,7 @@
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+from jax.sharding import Mesh, PartitionSpec as P
 
 
 def stage_one(x: jax.Array, mesh: Mesh) -> jax.Array:

@@ -1,7 +1,6 @@
 """Reference solution for explicit-3: reshard the transpose into a's layout before adding."""
 
 import jax
-from jax.sharding import PartitionSpec as P
 
 
 @jax.jit

@@ -1,6 +1,5 @@
 """Right, unusually: a 0-d NumPy float32 array (not a scalar) carries lr; every call hands jit the same strong float32 type."""
 
-
 import jax
 import numpy as np
 

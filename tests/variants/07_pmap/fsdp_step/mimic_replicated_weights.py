@@ -17,7 +17,8 @@ def loss(w, x, y):
 def train_step(w, x, y, mesh):
     @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P("data"), P("data")), out_specs=P())
     def per_device(w, x, y):
-        return w - LR * lax.pmean(jax.grad(loss)(w, x, y), "data")
+        # w is replicated here: the gradient of the averaged loss is the whole batch's.
+        return w - LR * jax.grad(lambda v: lax.pmean(loss(v, x, y), "data"))(w)
 
     new = per_device(jax.device_put(w, NamedSharding(mesh, P())), x, y)
     return jax.device_put(new, NamedSharding(mesh, P("data")))

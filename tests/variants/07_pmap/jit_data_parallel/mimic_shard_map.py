@@ -18,7 +18,7 @@ def place(params, x, y, mesh):
 
 
 def _per_device(params, x, y):
-    grads = lax.pmean(jax.grad(loss)(params, x, y), "data")
+    grads = jax.grad(lambda p: lax.pmean(loss(p, x, y), "data"))(params)
     return jax.tree.map(lambda p, g: p - LR * g, params, grads)
 
 

@@ -1,0 +1,28 @@
+"""Hidden checks for memory-3 (chunked_map): batch sizes the visible checks never use, with a remainder."""
+
+import jax
+import numpy as np
+
+from grader import checks
+
+Q, K, D = 13, 16, 3
+_rs = np.random.RandomState(7)
+QUERIES = (3 * _rs.randn(Q, D)).astype(np.float32)
+KEYS = (3 * _rs.randn(K, D)).astype(np.float32)
+
+
+def test_chunks_follow_batch_size(exercise):
+    for batch in (5, 3):
+        program = checks.program_of(lambda q, k: exercise.log_normalizers(q, k, batch), QUERIES, KEYS,
+                                    what=f"log_normalizers(queries, keys, {batch})")
+        lengths = [eqn.params.get("length") for eqn in program.loops()]
+        if Q // batch not in lengths:
+            loops = f"loops {lengths} times" if lengths else "has no loop"
+            checks.fail(f"log_normalizers(queries, keys, {batch}) with {Q} queries {loops}; chunks of "
+                        f"{batch} take {Q // batch} iterations (and a remainder of {Q % batch}). "
+                        f"The chunk size must be the batch_size argument, whatever it is.", "wrong-tool")
+    scores = QUERIES.astype(np.float64) @ KEYS.astype(np.float64).T
+    want = np.log(np.exp(scores).sum(axis=1))
+    got = jax.jit(lambda q, k: exercise.log_normalizers(q, k, 5))(QUERIES, KEYS)
+    checks.assert_close(got, want, rtol=1e-5, atol=1e-4, what="log_normalizers(queries, keys, 5), 13 queries",
+                        hint="Queries that do not fill a last chunk still need their values.")

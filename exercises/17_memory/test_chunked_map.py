@@ -1,0 +1,73 @@
+"""Checks for memory-3 (chunked_map)."""
+
+import jax
+import numpy as np
+
+from grader import checks
+
+MAP_DOCS = f"{checks.DOCS}/_autosummary/jax.lax.map.html"
+Q, K, D, BATCH = 64, 64, 4, 8  # queries, keys, features, chunk size
+_rs = np.random.RandomState(2)
+# Scaled so scores reach several hundred: exp() of them overflows float32 unless shifted.
+QUERIES = (10 * _rs.randn(Q, D)).astype(np.float32)
+KEYS = (10 * _rs.randn(K, D)).astype(np.float32)
+FULL_BYTES = Q * K * 4  # the whole float32 score matrix
+
+
+def _reference(queries, keys):
+    scores = np.asarray(queries, np.float64) @ np.asarray(keys, np.float64).T
+    top = scores.max(axis=1)
+    return top + np.log(np.exp(scores - top[:, None]).sum(axis=1))
+
+
+
+def test_loops_over_chunks_of_batch_size(exercise):
+    program = checks.program_of(lambda q, k: exercise.log_normalizers(q, k, BATCH), QUERIES, KEYS,
+                                what=f"log_normalizers(queries, keys, {BATCH})")
+    checks.assert_no_callbacks(program, what="log_normalizers")
+    biggest = program.largest_value()
+    if biggest is not None and biggest.size >= Q * K:
+        checks.fail(f"log_normalizers(queries, keys, {BATCH}) with {Q} queries and {K} keys builds a "
+                    f"{biggest.str_short()} array at once: the whole batch's scores, as jax.vmap over every "
+                    f"query (or one big matmul) does. Process the queries in chunks of batch_size rows so "
+                    f"only a ({BATCH}, {K}) slice of the scores exists at a time. See {MAP_DOCS}", "memory-use")
+    loops = program.loops()
+    if not loops:
+        copies = len(program.find("dot_general"))
+        if copies > 1:
+            checks.fail(f"log_normalizers(queries, keys, {BATCH}) has no loop in its program but {copies} "
+                        f"copies of the scoring matmul: a Python loop over the chunks is unrolled, one copy "
+                        f"of the work per chunk, and the program grows with the number of queries. lax.map "
+                        f"records the work once and loops at run time. See {MAP_DOCS}", "unrolled")
+        checks.fail(f"log_normalizers(queries, keys, {BATCH}) has no loop over the queries in its program. "
+                    f"lax.map with batch_size runs a loop over chunks of queries. See {MAP_DOCS}", "wrong-tool")
+    lengths = [eqn.params.get("length") for eqn in loops]
+    if Q // BATCH not in lengths:
+        if Q in lengths:
+            why = (f"The loop runs {Q} times, one query per iteration: lax.map without batch_size. Each "
+                   f"iteration should handle {BATCH} queries at once (vectorised), for {Q // BATCH} "
+                   f"iterations.")
+        else:
+            why = (f"Its loops run {lengths} iterations; chunks of {BATCH} of the {Q} queries take "
+                   f"{Q // BATCH}. Use the batch_size you are given.")
+        checks.fail(checks.sentence(f"log_normalizers(queries, keys, {BATCH}) does not loop over chunks "
+                                    f"of batch_size queries.", why, f"See {MAP_DOCS}"), "wrong-tool")
+
+
+def test_values_and_compiled_memory(exercise):
+    compiled = checks.compiled_program(lambda q, k: exercise.log_normalizers(q, k, BATCH), QUERIES, KEYS,
+                                       what=f"jax.jit(log_normalizers)(queries, keys, {BATCH})")
+    temp = compiled.memory().temp_size_in_bytes
+    # Measured in JAX 0.10.2 on CPU: lax.map with batch_size 8 keeps about 4.3 KB of temporaries; the
+    # whole batch (vmap, one matmul, a Python loop over chunks) 12-25 KB, against 16 KB of scores.
+    if temp >= FULL_BYTES // 2:
+        checks.fail(f"The compiled log_normalizers(queries, keys, {BATCH}) needs {temp} bytes of temporaries, "
+                    f"where the full ({Q}, {K}) float32 score matrix takes {FULL_BYTES}: the program keeps "
+                    f"(nearly) every query's scores alive at once. With chunks of {BATCH} queries only a "
+                    f"({BATCH}, {K}) slice is needed at a time. See {MAP_DOCS}", "memory-use")
+    got = compiled.executable(QUERIES, KEYS)
+    checks.assert_close(got, _reference(QUERIES, KEYS), rtol=1e-5, atol=1e-3,
+                        what=f"log_normalizers(queries, keys, {BATCH})",
+                        hint="For each query q: logsumexp(keys @ q). Scores here reach several hundred, so "
+                             "exp() overflows unless the maximum is subtracted first (jax.nn.logsumexp "
+                             "does that).")

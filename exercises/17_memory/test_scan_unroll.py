@@ -1,0 +1,70 @@
+"""Checks for memory-4 (scan_unroll)."""
+
+import re
+
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+SCAN_DOCS = f"{checks.DOCS}/_autosummary/jax.lax.scan.html"
+START = (jnp.float32(1.2), jnp.float32(0.0), jnp.float32(0.1))  # theta0, omega0, dt
+
+
+def _reference(theta, omega, dt, steps):
+    thetas = []
+    for _ in range(steps):
+        omega = omega - dt * np.sin(theta)
+        theta = theta + dt * omega
+        thetas.append(theta)
+    return np.array(thetas)
+
+
+def test_scan_runs_four_steps_per_iteration(exercise):
+    steps = 64
+    program = checks.program_of(lambda *a: exercise.swing(*a, steps=steps), *START,
+                                what=f"swing(theta0, omega0, dt, steps={steps})")
+    scans = [eqn for eqn in program.find("scan") if eqn.params.get("length") == steps]
+    if not scans:
+        copies = program.primitives().count("sin")
+        code = "unrolled" if copies > 1 else "wrong-tool"
+        checks.fail(f"swing(..., steps={steps}) has no lax.scan over the {steps} steps in its program "
+                    f"({copies} copies of the step's sin): keep the step in one lax.scan and unroll it with "
+                    f"the scan's own parameter. See {SCAN_DOCS}", code)
+    unroll = scans[0].params.get("unroll", 1)
+    factor = steps if unroll is True else int(unroll)
+    if factor >= steps:
+        checks.fail(f"swing(..., steps={steps}): the scan is fully unrolled (unroll={unroll!r}), so the "
+                    f"compiled program holds {steps} copies of the step and grows with steps. Unroll it "
+                    f"partially: 4 steps per loop iteration. See {SCAN_DOCS}", "unrolled")
+    if factor != 4:
+        checks.fail(f"swing(..., steps={steps}): the scan runs {factor} step(s) per loop iteration "
+                    f"(unroll={unroll!r}); the task asks for 4: a loop of steps / 4 iterations with 4 copies "
+                    f"of the step in each. See {SCAN_DOCS}", "unrolled" if factor > 4 else "wrong-tool")
+    # 10 is not a multiple of 4: two steps are left over after the loop.
+    got = exercise.swing(*START, steps=10)
+    checks.assert_close(got, _reference(1.2, 0.0, 0.1, 10), rtol=1e-5, atol=1e-6,
+                        what="swing(1.2, 0.0, 0.1, steps=10)",
+                        hint="Unrolling must not change the numbers: update omega first, then theta with "
+                             "the new omega, and emit theta after each step.")
+
+
+def test_compiled_loop_holds_four_steps(exercise):
+    steps = 16
+    compiled = checks.compiled_program(lambda *a: exercise.swing(*a, steps=steps), *START,
+                                       what=f"swing(..., steps={steps})")
+    # XLA records each while loop's trip count when it can prove it: steps / unroll here.
+    trips = [int(n) for n in re.findall(r'"known_trip_count":\{"n":"(\d+)"\}', compiled.text)]
+    if not re.search(r"\bwhile\(", compiled.text):
+        checks.fail(f"The compiled swing(..., steps={steps}) has no loop: every step is copied into the "
+                    f"program one after another, so the program grows with steps. Keep a loop with 4 steps "
+                    f"per iteration. See {SCAN_DOCS}", "unrolled")
+    if steps // 4 not in trips:
+        counted = " or ".join(str(t) for t in trips) or "an unknown number of"
+        per = " or ".join(f"{steps / t:g}" for t in trips if t) or "an unknown number of"
+        checks.fail(f"The compiled swing(..., steps={steps}) loops {counted} times, {per} step(s) per "
+                    f"iteration; expected {steps // 4} iterations of 4 steps each. See {SCAN_DOCS}",
+                    "unrolled" if trips and min(trips) < steps // 4 else "wrong-tool")
+    got = compiled.executable(*START)
+    checks.assert_close(got, _reference(1.2, 0.0, 0.1, steps), rtol=1e-5, atol=1e-6,
+                        what=f"swing(1.2, 0.0, 0.1, steps={steps})")

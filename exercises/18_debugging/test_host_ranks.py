@@ -1,0 +1,84 @@
+"""Checks for debug-4 (host_ranks)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+CALLBACKS = f"{checks.DOCS}/external-callbacks.html"
+
+
+def numpy_ranks(x):
+    x = np.asarray(x)
+    return np.argsort(np.argsort(x, axis=-1), axis=-1).astype(np.int32)
+
+
+class CountingHost:
+    """Stands in for host_ranks: the same answer, and a note of the shape of every call."""
+
+    def __init__(self):
+        self.shapes = []
+
+    def __call__(self, x):
+        self.shapes.append(tuple(np.shape(x)))
+        return numpy_ranks(x)
+
+
+def _inputs(seed, shape):
+    return np.random.default_rng(seed).permutation(np.prod(shape)).reshape(shape).astype(np.float32)
+
+
+def _check_through_host(exercise, host, *, what):
+    if not host.shapes:
+        program = checks.program_of(exercise.ranks, jnp.zeros(6, jnp.float32), what="ranks")
+        checks.fail(f"{what} never called host_ranks, yet the task is to run the host's NumPy code from "
+                    f"the compiled program (its program holds "
+                    f"{', '.join(sorted(set(program.primitives()))) or 'nothing'}). Computing the same "
+                    f"ranks with jax.numpy skips the lesson: call host_ranks through jax.pure_callback. "
+                    f"See {CALLBACKS}", "wrong-tool")
+
+
+def test_jit_calls_the_host_once_per_call(exercise):
+    host = CountingHost()
+    xs = [_inputs(seed, (6,)) for seed in (1, 2)]
+    args = [jnp.asarray(x) for x in xs]
+    with checks.swap_function(exercise, "host_ranks", host):
+        jitted = jax.jit(exercise.ranks)
+        with checks.count_compiles() as first:
+            out = jax.block_until_ready(jitted(args[0]))
+        with checks.count_compiles() as again:
+            second = jax.block_until_ready(jitted(args[1]))
+    for x, got in zip(xs, (out, second)):
+        checks.assert_shape_dtype(got, (6,), jnp.int32, what="jax.jit(ranks)(x)",
+                                  hint="Declare the result like x's shape, with host_ranks's dtype int32.")
+        checks.assert_close(got, numpy_ranks(x), what=f"jax.jit(ranks)({x.tolist()})")
+    _check_through_host(exercise, host, what="jax.jit(ranks)(x)")
+    program = checks.program_of(exercise.ranks, args[0], what="ranks")
+    checks.assert_uses(program, {"pure_callback"}, what="ranks", tool="jax.pure_callback")
+    if len(host.shapes) != 2:
+        checks.fail(f"two calls of jax.jit(ranks) ran host_ranks {len(host.shapes)} times; expected 2, one "
+                    f"per call: the compiled program calls the host function each time it runs.",
+                    "host-transfer")
+    checks.assert_compiles(first, what="jax.jit(ranks)", calls="its first call", at_most=1)
+    checks.assert_compiles(again, what="jax.jit(ranks)", calls="a second call with the same shape",
+                           expected=0, warm_up=first)
+
+
+def test_vmap_calls_the_host_once_per_batch(exercise):
+    host = CountingHost()
+    xs = _inputs(3, (5, 6))
+    with checks.swap_function(exercise, "host_ranks", host):
+        out = jax.block_until_ready(jax.jit(jax.vmap(exercise.ranks))(jnp.asarray(xs)))
+    checks.assert_shape_dtype(out, (5, 6), jnp.int32, what="jax.jit(jax.vmap(ranks))(xs)")
+    checks.assert_close(out, numpy_ranks(xs), what="jax.jit(jax.vmap(ranks))(xs) over 5 rows")
+    _check_through_host(exercise, host, what="jax.jit(jax.vmap(ranks))(xs)")
+    if len(host.shapes) != 1:
+        checks.fail(f"jax.vmap(ranks) over a batch of 5 called host_ranks {len(host.shapes)} times, with "
+                    f"shapes {host.shapes[:5]}; expected one call with the whole (5, 6) batch. Each call "
+                    f"is a trip from the compiled program to Python and back, and host_ranks already "
+                    f"handles leading axes: tell pure_callback that it may take the batch at once. "
+                    f"See {CALLBACKS}", "host-transfer")
+    if host.shapes[0] != (5, 6):
+        checks.fail(f"jax.vmap(ranks) over a (5, 6) batch called host_ranks once, with shape "
+                    f"{host.shapes[0]}; expected the whole batch, (5, 6).", "host-transfer")

@@ -1,0 +1,26 @@
+"""Wrong: right eagerly, but unflatten converts its children to NumPy arrays, which tracers refuse."""
+
+import numpy as np
+import jax
+from jax.tree_util import GetAttrKey
+
+
+class Gaussian:
+    """A diagonal Gaussian: `mean` and `log_std` are arrays (the data), `name` is a str (metadata)."""
+
+    def __init__(self, mean, log_std, name):
+        self.mean = mean
+        self.log_std = log_std
+        self.name = name
+
+
+def gaussian_flatten_with_keys(g):
+    return ((GetAttrKey("mean"), g.mean), (GetAttrKey("log_std"), g.log_std)), g.name
+
+
+def gaussian_unflatten(name, children):
+    mean, log_std = children
+    return Gaussian(np.asarray(mean), np.asarray(log_std), name)
+
+
+jax.tree_util.register_pytree_with_keys(Gaussian, gaussian_flatten_with_keys, gaussian_unflatten)

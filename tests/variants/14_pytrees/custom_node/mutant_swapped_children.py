@@ -1,0 +1,25 @@
+"""Wrong: unflatten reads the children in the opposite order to flatten, so mean and log_std swap after every transformation."""
+
+import jax
+from jax.tree_util import GetAttrKey
+
+
+class Gaussian:
+    """A diagonal Gaussian: `mean` and `log_std` are arrays (the data), `name` is a str (metadata)."""
+
+    def __init__(self, mean, log_std, name):
+        self.mean = mean
+        self.log_std = log_std
+        self.name = name
+
+
+def gaussian_flatten_with_keys(g):
+    return ((GetAttrKey("mean"), g.mean), (GetAttrKey("log_std"), g.log_std)), g.name
+
+
+def gaussian_unflatten(name, children):
+    log_std, mean = children
+    return Gaussian(mean, log_std, name)
+
+
+jax.tree_util.register_pytree_with_keys(Gaussian, gaussian_flatten_with_keys, gaussian_unflatten)

@@ -1,0 +1,16 @@
+"""Values right eagerly, compiled program skipped: converts x to NumPy itself, which only works outside jit."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def host_ranks(x):
+    """NumPy, on the host: the rank (0 = smallest) of each entry along the last axis; any leading axes."""
+    x = np.asarray(x)
+    return np.argsort(np.argsort(x, axis=-1), axis=-1).astype(np.int32)
+
+
+
+def ranks(x):
+    return jnp.asarray(host_ranks(np.asarray(x)))
