@@ -48,8 +48,9 @@ __pycache__/
 .venv/
 venv/
 .pytest_cache/
-# learner progress (hints shown, etc.)
+# learner progress (hints shown, etc.), and what notebooks checked
 .katas-progress.json
+.katas-notebook/
 # grader outputs
 classroom.json
 results.json
@@ -96,7 +97,11 @@ def student_pyproject(repo: Path = REPO_ROOT) -> str:
              "[build-system]", f"requires = {_toml(ours['build-system']['requires'])}",
              f"build-backend = {_toml(ours['build-system']['build-backend'])}", "", "[project]"]
     lines += [f"{key} = {_toml(value)}" for key, value in fields.items()]
-    lines += [f"dependencies = {_toml(project['dependencies'])}", "", "[project.scripts]"]
+    lines += [f"dependencies = {_toml(project['dependencies'])}"]
+    if "notebooks" in project.get("optional-dependencies", {}):  # pip install -e ".[notebooks]": Jupyter, Colab
+        lines += ["", "[project.optional-dependencies]",
+                  f"notebooks = {_toml(project['optional-dependencies']['notebooks'])}"]
+    lines += ["", "[project.scripts]"]
     lines += [f"{name} = {_toml(target)}" for name, target in project["scripts"].items()]
     lines += ["", "[tool.setuptools.packages.find]", 'include = ["grader*"]', "",
               "[tool.pytest.ini_options]", "# `pytest` alone runs every exercise's checks, in teaching order.",

@@ -298,9 +298,10 @@ def warm_command(args: argparse.Namespace) -> int:
 
 
 def _all_parsers() -> list:
-    from grader import classroom, doctor, learn
+    from grader import classroom, doctor, learn, notebook
 
-    return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *classroom.PARSERS, *doctor.PARSERS]
+    return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *notebook.PARSERS,
+            *classroom.PARSERS, *doctor.PARSERS]
 
 
 # `grader --help` lists the commands in these groups, in this order; a command in neither group

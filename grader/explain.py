@@ -266,6 +266,11 @@ _BY_MESSAGE = {
         "An ordered effect must run in program order, one call after another, and a batch of examples "
         "has no such order. An unordered callback (or jax.debug.callback) runs once per example.",
         f"{DOCS}/external-callbacks.html", code="wrong-tool"),
+    "Function to be exported must be the result of `jit`": Explanation(
+        "jax.export.export was given a plain Python function",
+        "export lowers what jit would compile, so it takes the jitted function, not the Python one. "
+        "jit's options (static arguments, donation, shardings) become part of the artefact.",
+        f"{DOCS}/export/export.html", code="not-jitted"),
     "Input shapes do not match the polymorphic shapes specification": Explanation(
         "an exported function was called with shapes its symbolic input shapes do not allow",
         "An exported artefact checks its inputs against the symbolic shapes it was exported with "

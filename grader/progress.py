@@ -7,6 +7,14 @@ exercise file and its check file: a result stays valid until either changes,
 and only changed exercises are ever checked again. Every learner's pytest run
 over `exercises/` records what it found (grader.plugin), so `grader progress`
 usually has nothing left to check.
+
+A notebook (grader.notebook) checks a cell's code instead of the exercise
+file: it saves that code as the exercise's file in `.katas-notebook/` and
+records the result here, in the same place, under the fingerprint of that copy
+and the checks, marked `"from": "notebook"`. Such a result is valid while the
+copy and the checks are unchanged. Either way an exercise keeps its latest
+result: a pytest run over exercises/ replaces a notebook's, and the other way
+round.
 """
 
 from __future__ import annotations
@@ -20,14 +28,19 @@ from grader.files import write_atomically
 from grader.manifest import Exercise
 
 STATE_NAME = ".katas-progress.json"
+NOTEBOOK_DIR = ".katas-notebook"  # a notebook's copy of each exercise it checked, shaped like exercises/
 SCHEMA_VERSION = 1
 
 
-def fingerprint(exercises_dir: Path, exercise: Exercise) -> str:
-    """Digest of the learner's file and its checks: a cached result is valid while it matches."""
+def fingerprint(exercises_dir: Path, exercise: Exercise, code_dir: Path | None = None) -> str:
+    """Digest of the learner's file and its checks: a cached result is valid while it matches.
+
+    `code_dir`: where the learner's file is when not beside its checks (a
+    notebook's copy); the digest is the one its checks would have beside it.
+    """
     digest = hashlib.sha256()
-    for rel in (exercise.path, exercise.check_path):
-        path = exercises_dir / rel
+    for rel, folder in ((exercise.path, code_dir or exercises_dir), (exercise.check_path, exercises_dir)):
+        path = folder / rel
         digest.update(rel.encode() + b"\0")
         digest.update(path.read_bytes() if path.is_file() else b"\0missing\0")
     return digest.hexdigest()
@@ -93,15 +106,24 @@ class Progress:
     def exercises_dir(self) -> Path:
         return self.repo / "exercises"
 
-    def record(self, exercise: Exercise, digest: str, verdict: Verdict) -> None:
-        """Remember a result for the files whose fingerprint is `digest`."""
-        self.data["results"][exercise.id] = {"fingerprint": digest, "passed": verdict.passed,
-                                             "reason": verdict.reason}
+    @property
+    def notebook_dir(self) -> Path:
+        return self.repo / NOTEBOOK_DIR
+
+    def record(self, exercise: Exercise, digest: str, verdict: Verdict, source: str = "exercises") -> None:
+        """Remember a result for the files whose fingerprint is `digest` (source "notebook": its copy)."""
+        saved = {"fingerprint": digest, "passed": verdict.passed, "reason": verdict.reason}
+        if source == "notebook":
+            saved["from"] = "notebook"
+        self.data["results"][exercise.id] = saved
 
     def result(self, exercise: Exercise) -> Verdict | None:
         """The cached result if the files have not changed since; None when unknown."""
         saved = self.data["results"].get(exercise.id)
-        if not saved or saved.get("fingerprint") != fingerprint(self.exercises_dir, exercise):
+        if not saved:
+            return None
+        code_dir = self.notebook_dir if saved.get("from") == "notebook" else None
+        if saved.get("fingerprint") != fingerprint(self.exercises_dir, exercise, code_dir=code_dir):
             return None
         return Verdict(bool(saved.get("passed")), saved.get("reason", ""))
 

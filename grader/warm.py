@@ -69,8 +69,6 @@ def expected_seconds(repo: Path = REPO_ROOT) -> dict[str, float]:
 def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | None:
     """Build the warm programs for the present checks unless they exist; their folder, or None
     where there are no reference solutions to build from (a student release)."""
-    from grader.grading import grade
-
     if not (repo / "solutions").is_dir():
         return None
     folder = warm_dir(repo)
@@ -81,30 +79,38 @@ def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | N
             return folder / "xla"
         say("warming the compilation cache: grading the reference solutions once for this version "
             "of the checks ...")
-        with tempfile.TemporaryDirectory(prefix="katas-warm-") as scratch:
-            cache = Path(scratch) / "jax-katas" / "xla"
-            cache.mkdir(parents=True)
-            log = cache / "katas-warm-log.jsonl"
-            report = grade(repo / "solutions", label="warm-up", repo=repo, shared_cache=Path(scratch),
-                           extra_env={WARM_LOG_ENV: str(log)})
-            keys = _eager_only(log)
-            staged = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
-            (staged / "xla").mkdir()
-            for key in keys:
-                entry = cache / f"{key}{_CACHE_SUFFIX}"
-                if entry.is_file():
-                    shutil.copyfile(entry, staged / "xla" / entry.name)
-            seconds = {e.exercise.id: round(sum(c.result.duration for c in e.checks), 3)
-                       for e in report.exercises}
-            (staged / "ready.json").write_text(json.dumps({
-                "programs": len(list((staged / "xla").iterdir())), "score": report.score,
-                "max_score": report.max_score, "seconds": seconds}, indent=2) + "\n")
-            if folder.exists():
-                shutil.rmtree(folder)
-            staged.rename(folder)
+        staged = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
+        found = collect(repo, staged)
+        if folder.exists():
+            shutil.rmtree(folder)
+        staged.rename(folder)
         expected_seconds.cache_clear()
-        say(f"warm: {len(keys)} programs for eager operations kept in {folder}")
+        say(f"warm: {found['programs']} programs for eager operations kept in {folder}")
         return folder / "xla"
+
+
+def collect(repo: Path, dest: Path, only: tuple | None = None) -> dict:
+    """Grade the reference solutions (of `only`, default all) with a private cache; keep in
+    `dest/xla` the programs eager operations alone produced, and write `dest/ready.json`."""
+    from grader.grading import grade
+
+    with tempfile.TemporaryDirectory(prefix="katas-warm-") as scratch:
+        cache = Path(scratch) / "jax-katas" / "xla"
+        cache.mkdir(parents=True)
+        log = cache / "katas-warm-log.jsonl"
+        report = grade(repo / "solutions", label="warm-up", repo=repo, only=only, shared_cache=Path(scratch),
+                       extra_env={WARM_LOG_ENV: str(log)})
+        (dest / "xla").mkdir(parents=True, exist_ok=True)
+        for key in _eager_only(log):
+            entry = cache / f"{key}{_CACHE_SUFFIX}"
+            if entry.is_file():
+                shutil.copyfile(entry, dest / "xla" / entry.name)
+    found = {"programs": len(list((dest / "xla").iterdir())), "score": report.score,
+             "max_score": report.max_score,
+             "seconds": {e.exercise.id: round(sum(c.result.duration for c in e.checks), 3)
+                         for e in report.exercises}}
+    (dest / "ready.json").write_text(json.dumps(found, indent=2) + "\n")
+    return found
 
 
 def _eager_only(log: Path) -> set[str]:

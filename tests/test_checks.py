@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
+from jax.ad_checkpoint import checkpoint_name
 
 from grader import checks
 from grader.checks import KataFailure
@@ -206,6 +207,14 @@ def test_runs_on_devices_reads_the_program_not_the_placement():
         checks.assert_runs_on_devices(moved, xs, ws, what="moved")
     assert caught.value.code == "not-distributed"
 
+    def compiler_split(xs, ws):  # on the devices, but the compiler wrote the per-device program
+        auto = jax.make_mesh((n,), ("d",), axis_types=(jax.sharding.AxisType.Auto,))
+        return jax.jit(jax.vmap(_convolve))(jax.device_put(xs, NamedSharding(auto, P("d"))), ws)
+
+    with pytest.raises(KataFailure, match="left it to the compiler") as caught:
+        checks.assert_runs_on_devices(compiler_split, xs, ws, what="split")
+    assert caught.value.code == "wrong-tool"
+
     def whole_batch(xs, ws):  # every device gets all the data
         return jax.pmap(lambda _, a, b: jnp.sum(jax.vmap(_convolve)(a, b)), in_axes=(0, None, None))(
             jnp.arange(n), xs, ws)
@@ -313,6 +322,15 @@ def test_swap_function_reaches_early_and_late_references(tmp_path):
         assert caught.value.code == "wrong-shape"
     assert module.predict is original  # restored, code and all
     np.testing.assert_allclose(module.bound_early(xs), np.sin(xs), rtol=1e-6)
+    calls = []
+
+    def counted(x):
+        calls.append(1)
+        return still(x)
+
+    with checks.swap_function(module, "predict", counted) as still:  # a wrapper may call the original
+        np.testing.assert_allclose(module.bound_early(xs), np.sin(xs), rtol=1e-6)
+    assert calls
 
 
 def test_traced_jaxpr_teaches_the_error_it_met():
@@ -379,3 +397,36 @@ def test_run_in_processes_runs_the_prelude_and_observes_jax(tmp_path):
     # No jax.distributed.initialize: each process is a lone JAX, and the launcher sees it.
     assert all(seen["process_count"] == 1 and seen["local_devices"] == [0] for _, seen in found)
 
+
+
+def test_stored_per_step_shows_what_checkpoint_keeps():
+    def layer(x, w):
+        return jnp.tanh(x @ w), None
+
+    def make_loss(step):
+        return lambda ws, x: jnp.sum(lax.scan(step, x, ws)[0])
+
+    ws, x = jnp.ones((4, 3, 3)), jnp.ones((2, 3))
+    plain = checks.program_of(jax.grad(make_loss(layer)), ws, x).stored_per_step()
+    assert len(plain) > 1 and {s.source for s in plain} >= {"input", "tanh"}
+    remat = checks.program_of(jax.grad(make_loss(jax.checkpoint(layer))), ws, x).stored_per_step()
+    assert remat == [checks.StoredValue((2, 3), "float32", "input")]
+    assert remat[0].describe() == "float32[2, 3] (the step's input)"
+
+    def named(x, w):
+        return jnp.sin(checkpoint_name(x @ w, "pre")), None
+
+    policy = jax.checkpoint_policies.save_only_these_names("pre")
+    kept = checks.program_of(jax.grad(make_loss(jax.checkpoint(named, policy=policy))), ws, x)
+    assert {(s.source, s.name) for s in kept.stored_per_step()} == {("input", None), ("dot_general", "pre")}
+    assert len(kept.find("scan")) == 2 and kept.find("remat2")
+
+
+def test_largest_value_and_compiled_memory():
+    program = checks.program_of(lambda a, b: jnp.sum(a[:, None, :] * b[None], axis=-1), jnp.ones((4, 3)),
+                                jnp.ones((5, 3)))
+    assert program.largest_value().shape == (4, 5, 3)
+    compiled = checks.compiled_program(lambda a: jnp.cumsum(jnp.outer(a, a), axis=0), jnp.ones(8), what="outer")
+    assert compiled.memory().output_size_in_bytes == 8 * 8 * 4
+    assert compiled.memory().temp_size_in_bytes >= 0
+    np.testing.assert_allclose(compiled.executable(jnp.ones(8))[-1], np.full(8, 8.0))

@@ -35,7 +35,7 @@ def _check_printed(printed, x, velocity, position, when):
     if position not in numbers:
         checks.fail(f"damped_step({x}, {velocity}) printed {printed.strip()!r}; expected the new position "
                     f"{position} (x + 0.9 * velocity) among the printed numbers: print the updated "
-                    f"position, not an input.")
+                    f"position, not an input.", "wrong-values")
 
 
 def test_prints_the_actual_position_on_every_call_compiled_once(exercise, capsys):

@@ -60,7 +60,7 @@ def check(exercise, values, segment_ids, fn=None, what="segment_max_min", hint="
         checks.fail(f"{what} reduced an empty selection ({error}): a segment nothing lands on has no "
                     f"values to take a max or min of. Start every slot from the identity of the "
                     f"operation and scatter the values onto it, so an empty segment simply keeps its "
-                    f"start. {IDENTITY}")
+                    f"start. {IDENTITY}", "wrong-values")
     except jax.errors.TracerArrayConversionError:
         checks.fail(f"{what} hands the traced values to NumPy (np.maximum.at, np.asarray...): under jit they "
                     f"have no values yet. The same scatter exists on JAX arrays, in .at[...]. "

@@ -27,4 +27,4 @@ def test_names_of_unseen_functions(exercise):
         if not isinstance(got, (list, tuple)) or list(got) != expected:
             checks.fail(f"primitive_names({what}) returned {got!r}; expected {expected!r}. The names "
                         f"must come from tracing whatever f it is given, one per equation, in program "
-                        f"order. See {checks.DOCS}/jaxpr.html")
+                        f"order. See {checks.DOCS}/jaxpr.html", "wrong-values")

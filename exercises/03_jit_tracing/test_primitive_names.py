@@ -32,7 +32,7 @@ def _check(exercise, f, args, expected, what):
         listed = [type(g).__name__ if not isinstance(g, str) else g for g in got] \
             if isinstance(got, (list, tuple)) else got
         checks.fail(f"primitive_names({what}) returned {listed!r}; expected {expected!r}. "
-                    f"{_what_went_wrong(got, expected)} See {checks.DOCS}/jaxpr.html")
+                    f"{_what_went_wrong(got, expected)} See {checks.DOCS}/jaxpr.html", "wrong-values")
 
 
 def test_names_in_program_order(exercise):

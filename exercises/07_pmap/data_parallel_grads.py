@@ -14,7 +14,8 @@ Task (fill-in): `loss(params, xs, ys)` is the mean squared error of a linear
 model on one shard. Write `parallel_grads(params, xs, ys)` for shards xs of
 shape (devices, per_device, d) and ys of shape (devices, per_device): it
 returns a dict like params whose leaves gain a leading device axis, row i
-being device i's copy of the averaged gradient. Keep both signatures.
+being device i's copy of the averaged gradient, each device working on its
+own shard under `jax.pmap`. Keep both signatures.
 """
 
 import jax

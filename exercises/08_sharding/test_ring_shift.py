@@ -29,9 +29,8 @@ def test_matches_roll_by_one_block(exercise):
     out = exercise.ring_shift(x, mesh)
     checks.assert_close(
         out, np.roll(host, BLOCK, axis=0), what="ring_shift(x, mesh)",
-        hint="Device i's block should land on device i + 1 and the last block on device 0: "
-             "ppermute pairs are (source, destination) = (i, (i + 1) % n). Rolling inside each "
-             "block moves rows, not blocks.")
+        hint="Device i's block should land on device i + 1 and the last block on device 0; ppermute "
+             "pairs read (source, destination). Rolling inside each block moves rows, not blocks.")
 
 
 def test_result_stays_split_over_data(exercise):
@@ -40,7 +39,7 @@ def test_result_stays_split_over_data(exercise):
     checks.assert_sharding(
         out, spec=("data",), shard_shape=(BLOCK, 3), n_devices=jax.device_count(),
         what="ring_shift(x, mesh)",
-        hint="out_specs=P('data') keeps one block per device; gathering the array (to the host "
+        hint="out_specs that split over 'data' keep one block per device; gathering the array (to the host "
              "or one device) to roll it defeats the point of a ring.")
 
 

@@ -33,8 +33,8 @@ def test_total_is_the_sum_over_every_device(exercise):
     _, total = result(exercise, x, mesh)
     checks.assert_close(
         total, np.float32(host.sum()), what="total", rtol=1e-6,
-        hint="Inside shard_map, jnp.sum sees one device's block: lax.psum(local, 'data') adds the "
-             "blocks of every device. pmean would average them instead.")
+        hint="Inside shard_map, jnp.sum sees one device's block: a psum over 'data' adds up what "
+             "every device computed. pmean would average them instead.")
 
 
 def test_total_is_replicated_on_every_device(exercise):
@@ -42,7 +42,8 @@ def test_total_is_replicated_on_every_device(exercise):
     _, total = result(exercise, x, mesh)
     checks.assert_sharding(
         total, n_devices=jax.device_count(), what="total",
-        hint="After lax.psum every device holds the total: out_specs=P() returns it replicated. "
+        hint="After a psum every device holds the total, so out_specs may return it as one replicated "
+             "value (a spec that names no mesh axis). "
              "Gathering the partials onto one device to add them there is the slow path.")
     checks.assert_replicated(total, what="total")
 
@@ -55,8 +56,8 @@ def test_partials_hold_one_sum_per_device(exercise):
                         hint="partials[i] is the sum of device i's block, before any collective.")
     checks.assert_sharding(
         partials, spec=("data",), shard_shape=(1,), n_devices=n, what="partials",
-        hint="Return each device's sum with shape (1,) and out_specs=P('data'): one value per "
-             "device, each left where it was computed.")
+        hint="Return each device's sum with shape (1,) and let out_specs stack them along 'data': one "
+             "value per device, each left where it was computed.")
 
 
 def test_blocks_are_combined_by_a_collective_in_shard_map(exercise):

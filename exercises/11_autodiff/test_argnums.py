@@ -1,6 +1,7 @@
 """Checks for grad-2 (argnums)."""
 
 import jax.numpy as jnp
+import numpy as np
 
 from grader import checks
 
@@ -16,8 +17,9 @@ def test_partial_with_respect_to_x(exercise):
 def test_partial_with_respect_to_y(exercise):
     for x, y in POINTS:
         checks.assert_close(exercise.dg_dy(x, y), 1.0, what=f"dg_dy({x}, {y})",
-                            hint="∂(x² + y)/∂y = 1. jax.grad(g) alone differentiates with respect to x "
-                                 "(argument 0); pass argnums=1 for y.")
+                            hint="∂(x² + y)/∂y = 1. jax.grad(g) on its own differentiates with "
+                                 "respect to x (argument 0); argnums says which argument you mean, "
+                                 "counting from 0.")
 
 
 def test_both_partials_at_once(exercise):
@@ -25,6 +27,32 @@ def test_both_partials_at_once(exercise):
         out = exercise.dg_both(x, y)
         if not (isinstance(out, tuple) and len(out) == 2):
             checks.fail(f"dg_both({x}, {y}) returned {out!r}; expected a tuple (∂g/∂x, ∂g/∂y). "
-                        f"jax.grad(g, argnums=(0, 1)) returns one gradient per listed argument.")
+                        f"With a tuple of argnums, jax.grad returns one gradient per listed argument.",
+                        "wrong-shape")
         checks.assert_close(out, (jnp.float32(2 * x), jnp.float32(1.0)), what=f"dg_both({x}, {y})",
                             hint="The tuple follows argnums' order: (∂g/∂x, ∂g/∂y).")
+
+
+def test_differentiates_g_itself(exercise):
+    # Another g in g's place: partials taken by jax.grad follow it; 2x and 1 written by hand do
+    # not. Values first (Python floats), then the swap with float32 scalars, which no earlier
+    # call has traced with.
+    checks.assert_close((exercise.dg_dx(1.5, -2.0), exercise.dg_dy(1.5, -2.0)), (3.0, 1.0),
+                        what="(dg_dx(1.5, -2.0), dg_dy(1.5, -2.0))",
+                        hint="∂g/∂x = 2x and ∂g/∂y = 1: argnums counts the arguments from 0.")
+    checks.assert_close(exercise.dg_both(1.5, -2.0), (jnp.float32(3.0), jnp.float32(1.0)),
+                        what="dg_both(1.5, -2.0)", hint="The tuple follows argnums' order: (∂g/∂x, ∂g/∂y).")
+
+    def another(x, y):
+        return x * y**3
+
+    x, y = np.float32(1.5), np.float32(-2.0)
+    with checks.swap_function(exercise, "g", another):
+        got = (exercise.dg_dx(jnp.float32(x), jnp.float32(y)), exercise.dg_dy(jnp.float32(x), jnp.float32(y)),
+               exercise.dg_both(jnp.float32(x), jnp.float32(y)))
+    want = (y**3, 3 * x * y**2, (y**3, 3 * x * y**2))
+    checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),
+                          want, what="(dg_dx, dg_dy, dg_both)(x, y)", swapped="g", rtol=1e-6, atol=1e-6,
+                          hint="Each partial must come from jax.grad of g, not from the derivative "
+                               "worked out by hand.",
+                          shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")

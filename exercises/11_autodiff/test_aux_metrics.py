@@ -26,16 +26,17 @@ def _call(fn, *args):
         if "scalar" not in str(error):
             raise
         checks.fail(f"jax.grad refused the loss function ({str(error).split('. ')[0]}): "
-                    f"loss_and_metrics returns (loss, metrics), not a scalar. Pass has_aux=True: "
-                    f"jax.grad(loss_and_metrics, has_aux=True)(params, x, y) differentiates the "
-                    f"loss and returns (grads, metrics). See {checks.DOCS}/automatic-differentiation.html")
+                    f"loss_and_metrics returns (loss, metrics), not a scalar. jax.grad can be told "
+                    f"that the function returns a scalar plus extra outputs: it then differentiates "
+                    f"the scalar and hands the extras back beside the gradient. "
+                    f"See {checks.DOCS}/automatic-differentiation.html", "error")
 
 
 def _result(exercise, fn=None):
     out = _call(fn or exercise.grads_and_metrics, *_inputs())
     if not (isinstance(out, tuple) and len(out) == 2):
         checks.fail(f"grads_and_metrics returned a {type(out).__name__}; expected a pair "
-                    f"(grads, metrics), the order jax.grad(..., has_aux=True) returns.")
+                    f"(grads, metrics), the order jax.grad(..., has_aux=True) returns.", "wrong-shape")
     return out
 
 
@@ -57,23 +58,60 @@ def test_metrics_come_back_with_the_gradient(exercise):
 
 def test_model_runs_once_per_call(exercise):
     calls = []
-    original = exercise.loss_and_metrics
 
     def counted(*args):
         calls.append(1)
         return original(*args)
 
-    exercise.loss_and_metrics = counted
-    _result(exercise)
+    # Swapped wherever the answer refers to it, so a function bound at import is counted too.
+    with checks.swap_function(exercise, "loss_and_metrics", counted) as original:
+        _result(exercise)
     if len(calls) > 1:
         checks.fail(f"grads_and_metrics called loss_and_metrics {len(calls)} times; one forward "
                     f"pass can give both: with has_aux=True, jax.grad differentiates the loss and "
-                    f"returns the metrics computed on the way.")
+                    f"returns the metrics computed on the way.", "repeated-work")
+
+
+def _expected(params, x, y):
+    error = x @ params["w"] + params["b"] - y
+    grads = {"w": 2 * x.T @ error / len(y), "b": np.float32(2 * error.mean())}
+    return grads, {"mae": np.abs(error).mean(), "max_error": np.abs(error).max()}
+
+
+def test_gradient_is_of_loss_and_metrics_itself(exercise):
+    # Another loss in loss_and_metrics' place: jax.grad of it follows; a gradient formula worked
+    # out by hand does not. Values first (6 examples), then the swap on shapes not traced yet
+    # (7 examples).
+    rng = np.random.default_rng(6)
+    params = {"w": rng.standard_normal(3).astype(np.float32), "b": np.float32(-0.5)}
+    x, y = rng.standard_normal((6, 3)).astype(np.float32), rng.standard_normal(6).astype(np.float32)
+    checks.assert_close(_call(exercise.grads_and_metrics, params, x, y), _expected(params, x, y),
+                        what="grads_and_metrics(params, x, y) with 6 examples", rtol=1e-4, atol=1e-5,
+                        hint="The gradient of the loss alone, and the metrics as loss_and_metrics "
+                             "computes them.")
+    x, y = rng.standard_normal((7, 3)).astype(np.float32), rng.standard_normal(7).astype(np.float32)
+
+    def another(params, x, y):
+        prediction = x @ params["w"] + params["b"]
+        return jnp.mean(jnp.sin(prediction) * y), {"mae": jnp.mean(jnp.abs(prediction)),
+                                                     "max_error": jnp.max(prediction)}
+
+    with checks.swap_function(exercise, "loss_and_metrics", another):
+        out = _call(exercise.grads_and_metrics, params, x, y)
+    prediction = x @ params["w"] + params["b"]
+    slope = np.cos(prediction) * y / len(y)
+    want = ({"w": x.T @ slope, "b": np.float32(slope.sum())},
+            {"mae": np.abs(prediction).mean(), "max_error": prediction.max()})
+    checks.assert_follows(tuple(out) if isinstance(out, (tuple, list)) else out, want,
+                          what="grads_and_metrics(params, x, y)", swapped="loss_and_metrics",
+                          rtol=1e-5, atol=1e-6,
+                          hint="The gradient must come from differentiating loss_and_metrics with "
+                               "jax.grad, and the metrics from that same call.")
 
 
 def test_works_under_jit(exercise):
     grads, metrics = _result(exercise, jax.jit(exercise.grads_and_metrics))
     checks.assert_close((grads, metrics), (EXPECTED_GRADS, EXPECTED_METRICS),
                         what="jax.jit(grads_and_metrics)(params, x, y)", rtol=1e-4, atol=1e-5,
-                        hint="Keep the metrics as arrays: float(...) needs a concrete value, which "
-                             "a traced array under jit does not have.")
+                        hint="Under jit the answer must give the same gradient and metrics as "
+                             "without it.")

@@ -9,8 +9,8 @@ from grader import checks
 
 def test_derivative_at_three_is_fifteen(exercise):
     checks.assert_close(exercise.df(3.0), 15.0, what="df(3.0)",
-                        hint="d/dx (2x² + 3x + 3) = 4x + 3. jax.grad(f) is the derivative function: "
-                             "call it, jax.grad(f)(x).")
+                        hint="d/dx (2x² + 3x + 3) = 4x + 3. jax.grad(f) is the derivative as a "
+                             "function: df calls it at x.")
 
 
 def test_derivative_everywhere(exercise):
@@ -29,9 +29,32 @@ def test_derivative_under_jit(exercise):
 def test_value_and_gradient_together(exercise):
     out = exercise.f_and_df(3.0)
     if not (isinstance(out, tuple) and len(out) == 2):
-        checks.fail(f"f_and_df(3.0) returned {out!r}; expected a pair (value, gradient). "
-                    f"jax.value_and_grad(f)(x) returns exactly that.")
+        checks.fail(f"f_and_df(3.0) returned {out!r}; expected a pair (value, gradient), which "
+                    f"jax.value_and_grad gives in one pass.", "wrong-shape")
     checks.assert_close(out, (30.0, 15.0), what="f_and_df(3.0)",
                         hint="The pair is (f(x), f'(x)) in that order: jax.value_and_grad returns "
                              "the value first.")
     checks.assert_close(exercise.f_and_df(-1.0), (2.0, -1.0), what="f_and_df(-1.0)")
+
+
+def test_differentiates_f_itself(exercise):
+    # Another f in f's place: an answer that differentiates f with JAX follows it; a derivative
+    # worked out by hand (4x + 3) does not. Values first (Python floats), then the swap with
+    # float32 scalars, which no earlier trace has seen.
+    checks.assert_close(exercise.f_and_df(2.0), (17.0, 11.0), what="f_and_df(2.0)",
+                        hint="The pair is (f(x), f'(x)), the value first.")
+    checks.assert_close(exercise.df(2.0), 11.0, what="df(2.0)")
+
+    def another(x):
+        return x * jnp.sin(x)
+
+    x = np.float32(0.7)
+    want_value, want_slope = x * np.sin(x), np.sin(x) + x * np.cos(x)
+    with checks.swap_function(exercise, "f", another):
+        slope = exercise.df(jnp.float32(x))
+        pair = exercise.f_and_df(jnp.float32(x))
+    hint = "Differentiate f with JAX (jax.grad, jax.value_and_grad), not a derivative written by hand."
+    checks.assert_follows(slope, want_slope, what="df(x)", swapped="f", rtol=1e-6, atol=1e-7, hint=hint)
+    checks.assert_follows(tuple(pair) if isinstance(pair, (tuple, list)) else pair, (want_value, want_slope),
+                          what="f_and_df(x)", swapped="f", rtol=1e-6, atol=1e-7, hint=hint,
+                          shape_hint="f_and_df returns the pair (f(x), f'(x)).")

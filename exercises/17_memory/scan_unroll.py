@@ -6,8 +6,9 @@ after it). A few copies give XLA room to fuse neighbouring steps and cut the
 per-iteration cost of the loop (a condition check, a counter, small buffers),
 which matters when the step is tiny. unroll=True copies the step `length`
 times and drops the loop: the program, its compile time and its instruction
-memory grow with the number of steps. unroll=1 (the default) keeps one copy. Jaxprs show the factor (`unroll=` on the
-scan); the compiled HLO shows the copies inside the while loop.
+memory grow with the number of steps. unroll=1 (the default) keeps one copy.
+Jaxprs show the factor (`unroll=` on the scan); the compiled HLO shows the loop
+and its trip count.
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.lax.scan.html
 
 Task (fix-it): `swing(theta0, omega0, dt, steps)` integrates a pendulum and

@@ -30,7 +30,8 @@ def test_loops_over_chunks_of_batch_size(exercise):
         checks.fail(f"log_normalizers(queries, keys, {BATCH}) with {Q} queries and {K} keys builds a "
                     f"{biggest.str_short()} array at once: the whole batch's scores, as jax.vmap over every "
                     f"query (or one big matmul) does. Process the queries in chunks of batch_size rows so "
-                    f"only a ({BATCH}, {K}) slice of the scores exists at a time. See {MAP_DOCS}", "memory-use")
+                    f"only a ({BATCH}, {K}) slice of the scores exists at a time. See {MAP_DOCS}",
+                    "memory-use")
     loops = program.loops()
     if not loops:
         copies = len(program.find("dot_general"))
@@ -40,7 +41,8 @@ def test_loops_over_chunks_of_batch_size(exercise):
                         f"of the work per chunk, and the program grows with the number of queries. lax.map "
                         f"records the work once and loops at run time. See {MAP_DOCS}", "unrolled")
         checks.fail(f"log_normalizers(queries, keys, {BATCH}) has no loop over the queries in its program. "
-                    f"lax.map with batch_size runs a loop over chunks of queries. See {MAP_DOCS}", "wrong-tool")
+                    f"lax.map with batch_size runs a loop over chunks of queries. See {MAP_DOCS}",
+                    "wrong-tool")
     lengths = [eqn.params.get("length") for eqn in loops]
     if Q // BATCH not in lengths:
         if Q in lengths:
@@ -61,10 +63,10 @@ def test_values_and_compiled_memory(exercise):
     # Measured in JAX 0.10.2 on CPU: lax.map with batch_size 8 keeps about 4.3 KB of temporaries; the
     # whole batch (vmap, one matmul, a Python loop over chunks) 12-25 KB, against 16 KB of scores.
     if temp >= FULL_BYTES // 2:
-        checks.fail(f"The compiled log_normalizers(queries, keys, {BATCH}) needs {temp} bytes of temporaries, "
-                    f"where the full ({Q}, {K}) float32 score matrix takes {FULL_BYTES}: the program keeps "
-                    f"(nearly) every query's scores alive at once. With chunks of {BATCH} queries only a "
-                    f"({BATCH}, {K}) slice is needed at a time. See {MAP_DOCS}", "memory-use")
+        checks.fail(f"The compiled log_normalizers(queries, keys, {BATCH}) needs {temp} bytes of "
+                    f"temporaries, where the full ({Q}, {K}) float32 score matrix takes {FULL_BYTES}: the "
+                    f"program keeps (nearly) every query's scores alive at once. With chunks of {BATCH} "
+                    f"queries only a ({BATCH}, {K}) slice is needed at a time. See {MAP_DOCS}", "memory-use")
     got = compiled.executable(QUERIES, KEYS)
     checks.assert_close(got, _reference(QUERIES, KEYS), rtol=1e-5, atol=1e-3,
                         what=f"log_normalizers(queries, keys, {BATCH})",

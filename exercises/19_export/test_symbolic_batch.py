@@ -50,10 +50,13 @@ def check_exported(exported, features, *, what):
         checks.fail(f"{what} exported for inputs of type {aval.str_short()}: the batch size {batch} is "
                     f"fixed in the artefact, which refuses every other batch size. A symbolic dimension "
                     f"keeps it open, so one artefact serves them all. See {SHAPE_POLY}", "not-portable")
-    if width != features or aval.dtype != jnp.float32:
+    if width != features:
         checks.fail(f"{what} exported for inputs of type {aval.str_short()}; expected float32[{batch},"
-                    f"{features}]: only the batch dimension is symbolic, the features are the ones asked "
-                    f"for.", "wrong-shape")
+                    f"{features}]: only the batch dimension is symbolic, and the number of features is "
+                    f"the argument.", "wrong-shape")
+    if aval.dtype != jnp.float32:
+        checks.fail(f"{what} exported for {aval.dtype} inputs ({aval.str_short()}); expected float32. The "
+                    f"artefact refuses any other dtype when it is called.", "wrong-shape")
     return aval
 
 
@@ -75,7 +78,7 @@ def test_one_artefact_serves_several_batch_sizes(exercise):
     exported = exercise.export_batched(f, 4)
     check_exported(exported, 4, what="export_batched(score, 4)")
     rng = np.random.default_rng(0)
-    for batch in (2, 3, 5):
+    for batch in (2, 5):
         x = rng.normal(size=(batch, 4)).astype(np.float32)
         with checks.count_compiles() as log:
             out = exported.call(jnp.asarray(x))
@@ -85,6 +88,6 @@ def test_one_artefact_serves_several_batch_sizes(exercise):
             checks.fail(f"exported.call on a new batch size ({batch}) compiled nothing from the artefact; "
                         f"each new size compiles the same StableHLO for that size.", "not-portable")
     if f.traces != 1:
-        checks.fail(f"score was traced {f.traces} times for one export and calls with 3 batch sizes; "
+        checks.fail(f"score was traced {f.traces} times for one export and calls with 2 batch sizes; "
                     f"expected once. The artefact holds the lowered program: calling it never runs the "
                     f"Python function again. See {SHAPE_POLY}", "not-portable")

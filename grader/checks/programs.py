@@ -324,8 +324,17 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
     program = program_of(fn, *args, what=what, **kwargs)
     calls = program.mapped_calls()
     if not calls:
-        moved = " The result was moved into place afterwards by device_put." \
-            if "device_put" in program.primitives() else ""
+        top = getattr(program.jaxpr, "jaxpr", program.jaxpr)
+        results = {id(v) for v in top.outvars}
+        moved_after = any(eqn.primitive.name == "device_put" and any(id(v) in results for v in eqn.outvars)
+                          for eqn in top.eqns)
+        if not moved_after and program.has("device_put", "sharding_constraint", "reshard"):
+            # The data was given a sharding and jit's compiler split the work: on the devices, but
+            # with no per-device program written.
+            fail(sentence(f"{what} has no pmap or shard_map: the data was given a sharding and jit left "
+                          f"it to the compiler to split the work. The task asks for the per-device "
+                          f"program itself.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-tool")
+        moved = " The result was moved into place afterwards by device_put." if moved_after else ""
         fail(sentence(f"{what} ran on one device: its program has no pmap or shard_map, so one device "
                       f"computed everything.{moved} Put the work, not just the result, on the devices.",
                       hint, f"See {SHARD_MAP_DOCS}"), "not-distributed")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -135,13 +136,20 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
       module: the `exercise` fixture (or a module).
       name: the function's name in the module.
       replacement: any callable taking the same arguments.
+    Yields:
+      A callable that still runs the original function (for a replacement that
+      wraps it, e.g. to count calls).
     """
     original = getattr(module, name)
     target = original
     while not hasattr(target, "__code__") and hasattr(target, "__wrapped__"):
         target = target.__wrapped__
     code_swapped = False
+    still_original = original
     if hasattr(target, "__code__") and hasattr(target, "__globals__") and not target.__code__.co_freevars:
+        still_original = types.FunctionType(target.__code__, target.__globals__, target.__name__,
+                                            target.__defaults__, target.__closure__)
+        still_original.__kwdefaults__ = target.__kwdefaults__
         namespace = target.__globals__
         slots = namespace.setdefault(_SWAP_SLOT, {})
         slots[name] = replacement
@@ -154,7 +162,7 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
         code_swapped = True
     setattr(module, name, replacement)
     try:
-        yield
+        yield still_original
     finally:
         setattr(module, name, original)
         if code_swapped:

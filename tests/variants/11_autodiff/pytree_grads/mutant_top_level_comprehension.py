@@ -1,4 +1,5 @@
-"""Right, differently: value_and_grad (value unused) and a dict comprehension for the update."""
+"""Wrong: a dict comprehension over the top-level names updates a flat dict, but stops at the first
+nested dict (params['extra']['scale']): it does not reach every leaf as jax.tree.map does."""
 
 import jax
 import jax.numpy as jnp

@@ -1,4 +1,5 @@
-"""Wrong: right values, but the model runs twice: once for the gradient, again for the metrics."""
+"""Values right, work wrong: the model runs twice, once inside jax.grad for the gradient and again for
+the metrics, where has_aux would hand the metrics back from the one pass."""
 
 import jax
 import jax.numpy as jnp

@@ -1,0 +1,106 @@
+"""Checks for dtype-2 (mixed_precision)."""
+
+import jax
+import jax.extend
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+DOCS = f"See {checks.DOCS}/type_promotion.html"
+LR = 1e-3
+
+
+def _problem(seed=2):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(32, 8)).astype(np.float32)
+    # Weights near 1.0, where bfloat16 values are 2**-7 apart: an lr * grad step is far smaller.
+    params = {"w": rng.uniform(0.5, 1.5, size=(8, 4)).astype(np.float32),
+              "b": rng.uniform(0.5, 1.5, size=4).astype(np.float32)}
+    y = (x @ rng.uniform(0.5, 1.5, size=(8, 4)) + 0.1 * rng.normal(size=(32, 4))).astype(np.float32)
+    return params, x, y
+
+
+def _reference(params, x, y):
+    """Loss and gradients in float64: the float32 ideal a bfloat16 forward pass approximates."""
+    w, b = params["w"].astype(np.float64), params["b"].astype(np.float64)
+    err = x @ w + b - y
+    n = err.size
+    return np.mean(err ** 2), {"w": 2.0 * x.T @ err / n, "b": 2.0 * err.sum(axis=0) / n}
+
+
+def _all_eqns(jaxpr):
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            yield from _all_eqns(getattr(sub, "jaxpr", sub))
+
+
+def _matmuls_in_bfloat16(eqns, what):
+    dots = [e for e in eqns if e.primitive.name == "dot_general"]
+    if not dots:
+        checks.fail(f"{what} has no matmul (dot_general) in its program: compute x @ w with jnp.dot, "
+                    f"jnp.matmul or @. {DOCS}", "wrong-tool")
+    for eqn in dots:
+        dtypes = [v.aval.dtype.name for v in eqn.invars]
+        if any(d != "bfloat16" for d in dtypes):
+            checks.fail(f"{what}: a matmul in its program runs on {' x '.join(dtypes)} operands. Mixed "
+                        f"precision does the matmuls (forward and, through jax.grad, backward) in bfloat16: "
+                        f"cast the parameters and the inputs to bfloat16 before multiplying, keeping the "
+                        f"float32 originals as the master copy. {DOCS}", "precision")
+
+
+def test_loss_is_a_float32_scalar(exercise):
+    params, x, y = _problem()
+    arrays = {k: jnp.asarray(v) for k, v in params.items()}
+    loss = jax.jit(exercise.loss_fn)(arrays, jnp.asarray(x), jnp.asarray(y))
+    checks.assert_shape_dtype(loss, (), np.float32, what="loss_fn(params, x, y)",
+                              hint="The mean is taken, and returned, in float32.")
+    checks.assert_close(loss, _reference(params, x, y)[0], rtol=3e-2, what="loss_fn(params, x, y)",
+                        hint="Mean of (x @ w + b - y) ** 2 over every element.")
+
+
+def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
+    params, x, y = _problem()
+    program = checks.program_of(exercise.loss_fn, params, x, y, what="loss_fn")
+    eqns = list(_all_eqns(program.jaxpr.jaxpr))
+    _matmuls_in_bfloat16(eqns, "loss_fn")
+    sums = [i for i, e in enumerate(eqns) if e.primitive.name == "reduce_sum"]
+    for i in sums:
+        if eqns[i].invars[0].aval.dtype != jnp.float32:
+            checks.fail(f"loss_fn sums {eqns[i].invars[0].aval.dtype.name} values (a reduce_sum in its "
+                        f"program): adding many bfloat16 numbers in bfloat16 drops the small ones. Take "
+                        f"the mean in float32. {DOCS}", "precision")
+    if not sums:
+        checks.fail("loss_fn's program has no sum (reduce_sum): the loss is the mean over every element. "
+                    f"{DOCS}", "wrong-values")
+    rounded = [e for e in eqns[sums[-1] + 1:] for v in e.outvars if v.aval.dtype == jnp.bfloat16]
+    if rounded:
+        checks.fail("loss_fn sums in float32 but then rounds the mean to bfloat16 (a convert_element_type "
+                    "after the last reduce_sum), as jnp.mean of a bfloat16 array does: the loss keeps "
+                    "only about 3 digits, whatever dtype it is cast back to. Ask the mean for float32, or "
+                    f"cast before it. {DOCS}", "precision")
+
+
+def test_train_step_keeps_float32_master_weights(exercise):
+    params, x, y = _problem(3)
+    new = jax.jit(exercise.train_step)({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x),
+                                       jnp.asarray(y), LR)
+    if not isinstance(new, dict) or set(new) != {"w", "b"}:
+        checks.fail(f"train_step returned {type(new).__name__}"
+                    f"{' with keys ' + str(sorted(new)) if isinstance(new, dict) else ''}; expected a dict "
+                    f"with the same keys as params.", "wrong-shape")
+    for name in ("w", "b"):
+        checks.assert_shape_dtype(new[name], params[name].shape, np.float32, what=f"train_step(...)['{name}']",
+                                  hint="The master weights stay float32; only the computation is bfloat16.")
+    _, grads = _reference(params, x, y)
+    for name in ("w", "b"):
+        step = np.asarray(new[name], np.float64) - params[name]
+        want = -LR * grads[name]
+        checks.assert_close(step, want, rtol=5e-2, atol=0.02 * np.abs(want).max(),
+                            what=f"the change train_step made to params['{name}']",
+                            hint="A step of lr * grad (about 1e-4 here) is far below bfloat16's spacing "
+                                 "near 1.0 (2**-7): it survives only on float32 master weights, updated "
+                                 "in float32.")
+    program = checks.program_of(exercise.train_step, params, x, y, LR, what="train_step")
+    _matmuls_in_bfloat16(list(_all_eqns(program.jaxpr.jaxpr)), "train_step")

@@ -1,0 +1,90 @@
+"""Checks for dtype-4 (x64_timestamps)."""
+
+import re
+
+import jax
+import jax.extend
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from grader import checks
+
+DOCS = f"See {checks.DOCS}/default_dtypes.html"
+SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes")
+# Nanoseconds since 1970 (late 2023 to 2024), about 2**60. Some sit one nanosecond either
+# side of a millisecond boundary, where float64's spacing (256 ns here) rounds the wrong way.
+NS = np.array([1_700_000_000_000_999_999, 1_700_000_000_001_000_000, 1_700_000_000_001_000_001,
+               1_712_345_678_901_234_567, 1_699_999_999_999_999_999], np.int64)
+
+
+@pytest.fixture(autouse=True)
+def _restore_64_bit_settings():
+    """Whatever the code under test does to the 64-bit settings, later checks start from these."""
+    before = {name: getattr(jax.config, name) for name in SETTINGS}
+    yield
+    for name, value in before.items():
+        jax.config.update(name, value)
+
+
+def _all_eqns(jaxpr):
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            yield from _all_eqns(getattr(sub, "jaxpr", sub))
+
+
+def _check_result(out, ns, what):
+    if not isinstance(out, jax.Array):
+        checks.fail(f"{what} returned a {type(out).__name__}, not a JAX array: the conversion must be "
+                    f"computed by JAX, not by NumPy or Python on the host. {DOCS}", "host-transfer")
+    checks.assert_shape_dtype(out, ns.shape, np.int64, what=what,
+                              hint="With jax_enable_x64 off, JAX makes every int64 request int32 (and "
+                                   "wraps the values past 2**31 on the way in). Turn 64-bit types on for "
+                                   "this computation.")
+    checks.assert_close(np.asarray(out), ns // 1_000_000, rtol=0, atol=0.5, what=what,
+                        hint="Floor division of integers is exact; a detour through float32 (exact to "
+                             "2**24) or float64 (exact to 2**53) rounds timestamps of about 2**60 "
+                             "nanoseconds, and a floor after that rounding lands in the wrong "
+                             "millisecond.")
+
+
+def test_exact_int64_milliseconds(exercise):
+    _check_result(exercise.to_milliseconds(NS), NS, "to_milliseconds(ns)")
+
+
+def test_integer_arithmetic_in_64_bits(exercise):
+    with jax.enable_x64(True):
+        ns = jnp.asarray(NS)
+        program = checks.program_of(exercise.to_milliseconds, ns, what="to_milliseconds")
+        for eqn in _all_eqns(program.jaxpr.jaxpr):
+            for var in eqn.outvars:
+                dtype = var.aval.dtype
+                if jnp.issubdtype(dtype, jnp.floating):
+                    step = (f"converts the integers to {dtype.name}" if eqn.primitive.name == "convert_element_type"
+                            else f"computes `{eqn.primitive.name}` in {dtype.name}")
+                    checks.fail(f"to_milliseconds' program {step}: "
+                                f"the integers take a detour through floating point, exact only up to "
+                                f"2**{24 if dtype.itemsize == 4 else 53}, while these timestamps are about "
+                                f"2**60. Stay in int64: integer floor division is exact. {DOCS}", "precision")
+        hlo = jax.jit(exercise.to_milliseconds).lower(ns).as_text()
+    result = re.search(r"func\.func public @main\(.*?\) -> \((tensor<[^>]*>)", hlo)
+    if result is None or "xi64>" not in result.group(1):
+        shown = result.group(1) if result else "no tensor"
+        checks.fail(f"with 64-bit types on, to_milliseconds lowers to an HLO program returning {shown}; "
+                    f"expected tensor<{NS.size}xi64>: the result must stay a 64-bit integer. {DOCS}",
+                    "precision")
+
+
+def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
+    for enabled in (False, True):
+        jax.config.update("jax_enable_x64", enabled)  # the caller's setting (restored after the check)
+        out = exercise.to_milliseconds(NS)
+        after = jax.config.jax_enable_x64
+        if after != enabled:
+            checks.fail(f"to_milliseconds(ns), called with jax_enable_x64={enabled}, left it {after}. A "
+                        f"function that needs 64-bit types must not change them for the rest of the "
+                        f"program (every later array, and every jit cache key, would follow): turn them on "
+                        f"for this computation only, with the context manager that restores the caller's "
+                        f"setting. {DOCS}", "global-setting")
+        _check_result(out, NS, f"to_milliseconds(ns) called with jax_enable_x64={enabled}")

@@ -1,0 +1,30 @@
+"""Shape polymorphism: tell the exporter what the symbolic dimension satisfies.
+
+With a symbolic batch `b`, JAX checks each shape computation for every value
+of `b` at once. `x.reshape(-1, 2 * d)` on a (b, d) array needs b * d to be a
+multiple of 2 * d, that is an even `b`, which nothing guarantees for an
+arbitrary `b`: export fails with InconclusiveDimensionOperation. Don't fix the
+size and don't pad: state the fact in the symbolic shape. Its dimensions are
+expressions, so "2*k, 3" declares an even number of rows (k of them pairs), and
+the reshape becomes (k, 6). `symbolic_shape(spec, constraints=("b >= 2",))`
+adds inequalities, but not divisibility. The artefact checks the declared
+shapes whenever it is called: 5 rows are refused with a shape error.
+Docs: https://docs.jax.dev/en/latest/export/shape_poly.html
+
+Task (fix-it): `export_pairs(features)` must export `pair_rows` (keep it as it
+is) for float32 inputs with `features` columns, as one artefact for every
+even number of rows.
+"""
+
+import jax
+import jax.numpy as jnp
+
+
+def pair_rows(x):
+    """(n, d) -> (n / 2, 2 d): rows 0 and 1 side by side, then rows 2 and 3, and so on."""
+    return x.reshape(-1, 2 * x.shape[1])
+
+
+def export_pairs(features):
+    rows = jax.export.symbolic_shape(f"b, {features}")
+    return jax.export.export(jax.jit(pair_rows))(jax.ShapeDtypeStruct(rows, jnp.float32))

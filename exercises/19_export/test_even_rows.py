@@ -1,0 +1,81 @@
+"""Checks for export-3 (even_rows)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from grader import checks
+
+SHAPE_POLY = f"{checks.DOCS}/export/shape_poly.html"
+
+
+class Traced:
+    """Stands in for the exercise's pair_rows (the same code) and counts how often it is traced."""
+
+    def __init__(self):
+        self.traces = 0
+        self.__name__ = "pair_rows"
+
+    def __call__(self, x):
+        self.traces += 1
+        return x.reshape(-1, 2 * x.shape[1])
+
+
+def _export(exercise, features):
+    f = Traced()
+    with checks.swap_function(exercise, "pair_rows", f):
+        try:
+            exported = exercise.export_pairs(features)
+        except Exception as error:
+            if type(error).__name__ != "InconclusiveDimensionOperation":
+                raise
+            checks.fail(f"export_pairs({features}) failed: {str(error).strip().splitlines()[0][:160]} "
+                        f"(InconclusiveDimensionOperation). pair_rows' reshape only works for an even "
+                        f"number of rows, and nothing in the exported input shape tells JAX the rows are "
+                        f"even, so it cannot prove the reshape for every row count (constraints are "
+                        f"inequalities it compares with, not facts it can divide by). Write the "
+                        f"evenness into the symbolic dimension itself. See {SHAPE_POLY}", "traced-value")
+    if not isinstance(exported, jax.export.Exported):
+        checks.fail(f"export_pairs({features}) returned {type(exported).__name__}, not one "
+                    f"jax.export.Exported. See {SHAPE_POLY}", "not-portable")
+    if f.traces == 0:
+        checks.fail(f"export_pairs({features}) did not export pair_rows (the checks' pair_rows was never "
+                    f"traced): export the module's pair_rows, as it is.", "wrong-tool")
+    (aval,) = exported.in_avals
+    rows, width = aval.shape
+    if not jax.export.is_symbolic_dim(rows):
+        checks.fail(f"export_pairs({features}) exported for inputs of type {aval.str_short()}: the number "
+                    f"of rows is fixed in the artefact, which refuses every other even row count. Keep "
+                    f"it symbolic and state what you know about it instead. See {SHAPE_POLY}",
+                    "not-portable")
+    if width != features or aval.dtype != jnp.float32:
+        checks.fail(f"export_pairs({features}) exported for inputs of type {aval.str_short()}; expected "
+                    f"float32 with {features} columns, the argument.", "wrong-shape")
+    return exported, f
+
+
+def test_exports_one_artefact_for_every_even_row_count(exercise):
+    exported, f = _export(exercise, 3)
+    rng = np.random.default_rng(0)
+    for n in (2, 6):
+        x = rng.normal(size=(n, 3)).astype(np.float32)
+        checks.assert_close(exported.call(jnp.asarray(x)), x.reshape(n // 2, 6),
+                            what=f"export_pairs(3).call(x) for {n} rows")
+    if f.traces != 1:
+        checks.fail(f"pair_rows was traced {f.traces} times for one export and calls with 2 and 6 rows; "
+                    f"expected once: one artefact serves every even row count.", "not-portable")
+    _export(exercise, 2)  # the columns come from the argument
+
+
+def test_refuses_an_odd_number_of_rows(exercise):
+    exported, _ = _export(exercise, 3)
+    x = np.arange(15, dtype=np.float32).reshape(5, 3)
+    try:
+        out = exported.call(jnp.asarray(x))
+    except ValueError:
+        return  # the artefact's shape check refused 5 rows: right
+    rows = exported.in_avals[0].shape[0]
+    checks.fail(f"the artefact exported for rows {rows} accepted 5 rows and returned shape {np.shape(out)}: "
+                f"5 rows cannot be paired, so whatever came back dropped or invented data. Declared in "
+                f"the symbolic shape, 'an even number of rows' is checked on every call and an odd "
+                f"count is refused. See {SHAPE_POLY}", "wrong-shape")

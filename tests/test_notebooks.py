@@ -1,0 +1,221 @@
+"""Notebooks: `grader notebooks` writes one per topic, and its `%%kata` cells check the cell's code.
+
+The notebooks run for real, headless, in a Jupyter kernel of this interpreter
+(a kernel spec written to a temporary folder, so nothing is installed for the
+user), on a small copy of the repository holding only the 01_purity
+exercises: once with the reference solutions pasted into the code cells, once
+with the untouched stubs. Each check cell starts a JAX process, so those two
+tests are marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import nbclient
+import nbformat
+import pytest
+
+from grader import REPO_ROOT
+from grader.cli import main
+from grader.manifest import load_manifest, select
+from grader.notebook import NOTEBOOK_DIR, CheckResult, lesson_markdown, render, split_stub
+from grader.progress import Progress, fingerprint
+from support import PRISTINE
+
+PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
+KERNEL = "jax-katas-test"
+CELL_TIMEOUT = 600  # seconds per cell: a check cell starts a JAX process, slow on a busy machine
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A katas checkout with the purity topic only: the untouched stubs, their checks and solutions."""
+    root = tmp_path / "katas"
+    (root / "exercises").mkdir(parents=True)
+    for name in ("conftest.py", "pyproject.toml"):
+        shutil.copyfile(REPO_ROOT / name, root / name)
+    for e in PURITY:
+        for rel in (f"exercises/{e.path}", f"exercises/{e.check_path}", f"solutions/{e.path}"):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(PRISTINE / rel, root / rel)
+    blocks = []
+    for e in PURITY:  # JSON strings are TOML strings
+        fields = {"id": e.id, "path": e.path, "topic": e.topic, "points": e.points, "concept": e.concept,
+                  "hints": list(e.hints)}
+        blocks.append("[[exercise]]\n" + "\n".join(f"{k} = {json.dumps(v)}" for k, v in fields.items()))
+    (root / "exercises" / "manifest.toml").write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The name of a kernel spec running this interpreter, found through JUPYTER_PATH (no --user install)."""
+    spec = tmp_path / "jupyter" / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "JAX Katas tests", "language": "python"}), encoding="utf-8")
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    monkeypatch.delenv("JAX_KATAS_REAL_DEVICES", raising=False)
+    return KERNEL
+
+
+def write(repo: Path, out: Path, *options: str) -> int:
+    return main(["notebooks", str(out), "--repo", str(repo), *options])
+
+
+def code_cells(notebook) -> dict[str, object]:
+    """exercise id -> its `%%kata ID` cell."""
+    return {cell.source.split()[1]: cell for cell in notebook.cells
+            if cell.cell_type == "code" and cell.source.startswith("%%kata ")}
+
+
+def execute(notebook, where: Path, kernel: str):
+    client = nbclient.NotebookClient(notebook, kernel_name=kernel, timeout=CELL_TIMEOUT, startup_timeout=300,
+                                     resources={"metadata": {"path": str(where)}})
+    client.execute()
+    return notebook
+
+
+def shown(cell) -> str:
+    """Everything a cell printed; errors fail the test (a check cell must never raise)."""
+    errors = [output for output in cell.outputs if output.output_type == "error"]
+    assert not errors, f"{cell.source.splitlines()[0]} raised {errors[0].ename}: {errors[0].evalue}"
+    return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def test_one_notebook_per_topic_in_manifest_order(tmp_path: Path, capsys) -> None:
+    exercises = load_manifest(REPO_ROOT / "exercises")
+    out = tmp_path / "notebooks"
+    assert write(REPO_ROOT, out) == 0
+    topics = list(dict.fromkeys(e.path.split("/")[0] for e in exercises))
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{t}.ipynb" for t in topics)
+    for topic in topics:
+        notebook = nbformat.read(out / f"{topic}.ipynb", as_version=4)
+        nbformat.validate(notebook)
+        setup = notebook.cells[1]
+        assert setup.cell_type == "code" and setup.source.rstrip().endswith("%load_ext grader.notebook")
+        assert repr(str(REPO_ROOT)) in setup.source  # the checkout the notebook checks with
+        entries = [e for e in exercises if e.path.startswith(f"{topic}/")]
+        cells = code_cells(notebook)
+        assert list(cells) == [e.id for e in entries]  # every exercise once, in manifest order
+        for entry in entries:
+            doc, code = split_stub((REPO_ROOT / "exercises" / entry.path).read_text(encoding="utf-8"))
+            assert cells[entry.id].source == f"%%kata {entry.id}\n{code}".rstrip("\n")
+            lesson = notebook.cells[notebook.cells.index(cells[entry.id]) - 1]
+            assert lesson.cell_type == "markdown" and lesson.source.startswith(f"## {entry.id}: ")
+    # Written again, the notebooks (a learner's work) are kept unless asked.
+    (out / f"{topics[0]}.ipynb").write_text("my work", encoding="utf-8")
+    capsys.readouterr()
+    assert write(REPO_ROOT, out, "--only", topics[0]) == 0
+    assert "kept" in capsys.readouterr().out
+    assert (out / f"{topics[0]}.ipynb").read_text(encoding="utf-8") == "my work"
+    assert write(REPO_ROOT, out, "--only", topics[0], "--force") == 0
+    nbformat.validate(nbformat.read(out / f"{topics[0]}.ipynb", as_version=4))
+
+
+def test_the_lesson_is_the_docstring_as_markdown() -> None:
+    entry = PURITY[0]
+    doc, code = split_stub((PRISTINE / "exercises" / entry.path).read_text(encoding="utf-8"))
+    assert doc and not code.startswith('"""')
+    text = lesson_markdown(entry, doc)
+    assert text.startswith(f"## {entry.id}: {doc.splitlines()[0]}")
+    assert "**Task (fix-it):**" in text
+    assert "Docs: <https://" in text  # links, not a run-on line of URLs
+
+
+def test_help_has_examples_and_an_unknown_topic_is_refused(repo: Path, tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["notebooks", "--help"])
+    assert exited.value.code == 0 and "examples:\n  grader notebooks" in capsys.readouterr().out
+    assert write(repo, tmp_path / "out", "--only", "purty") == 2
+    assert "did you mean 'purity" in capsys.readouterr().err
+
+
+def test_a_failure_is_shown_in_the_cells_terms(repo: Path) -> None:
+    """Lines of the saved copy are the cell's; checks that fail alike show the lesson once."""
+    entry = PURITY[0]
+    copy = f"{NOTEBOOK_DIR}/{entry.path}"
+    lesson = f"{entry.path} has no `scaled_logits`: the checks use it by that name."
+    traceback = f"{copy}:8: in scaled_logits\n    return x\nE   NameError: name 'x' is not defined"
+    check = {"passed": False, "reason": "boom", "lesson": lesson, "traceback": traceback}
+    result = CheckResult(repo, entry, collected=["a::test_one", "a::test_two", "a::test_three"],
+                         checks={"a::test_one": check, "a::test_two": dict(check),
+                                 "a::test_three": {**check, "passed": True}})
+    text = render(result, PURITY)
+    assert f"the {entry.id} cell has no `scaled_logits`" in text
+    assert f"Cell {entry.id}, line 8: in scaled_logits" in text and copy not in text
+    assert text.count("NameError") == 1 and "the same failure as above: boom" in text
+    assert "✓ three" in text and f"✗ {entry.id}: 1 of 3 checks pass" in text
+    assert f"%kata hint {entry.id}" in text
+
+
+def test_a_notebook_result_has_the_fingerprint_of_the_same_file_in_exercises(repo: Path) -> None:
+    """A cell checked in a notebook and the same code in exercises/ are the same submission."""
+    entry = PURITY[0]
+    copy = repo / NOTEBOOK_DIR / entry.path
+    copy.parent.mkdir(parents=True)
+    copy.write_text("# my version\n", encoding="utf-8")
+    in_notebook = fingerprint(repo / "exercises", entry, code_dir=repo / NOTEBOOK_DIR)
+    assert in_notebook != fingerprint(repo / "exercises", entry)
+    (repo / "exercises" / entry.path).write_text("# my version\n", encoding="utf-8")
+    assert in_notebook == fingerprint(repo / "exercises", entry)
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_solutions_pasted_into_the_cells_pass_and_count_as_done(repo: Path, kernel: str, tmp_path: Path) -> None:
+    out = tmp_path / "notebooks"
+    assert write(repo, out) == 0
+    notebook = nbformat.read(out / "01_purity.ipynb", as_version=4)
+    for exercise_id, cell in code_cells(notebook).items():
+        entry = next(e for e in PURITY if e.id == exercise_id)
+        cell.source = f"%%kata {exercise_id}\n" + (repo / "solutions" / entry.path).read_text(encoding="utf-8")
+    execute(notebook, out, kernel)
+    assert "8 virtual CPU devices" in shown(notebook.cells[1])
+    cells = code_cells(notebook)
+    for entry in PURITY:
+        assert f"✓ {entry.id} passes" in shown(cells[entry.id]), shown(cells[entry.id])
+    assert "5 of 5 exercises done" in shown(cells[PURITY[-1].id])
+    progress = Progress(repo)  # the checkout's progress file, as `grader progress` reads it
+    for entry in PURITY:
+        assert progress.is_done(entry)
+        assert progress.data["results"][entry.id]["from"] == "notebook"
+        assert (repo / NOTEBOOK_DIR / entry.path).is_file()
+    # The checks' own files decide validity: a changed check file makes the results out of date.
+    check_file = repo / "exercises" / PURITY[0].check_path
+    check_file.write_text(check_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert Progress(repo).result(PURITY[0]) is None
+
+
+@pytest.mark.slow
+def test_stubs_fail_with_their_lessons_and_the_notebook_runs_on(repo: Path, kernel: str, tmp_path: Path) -> None:
+    out = tmp_path / "notebooks"
+    assert write(repo, out) == 0
+    notebook = nbformat.read(out / "01_purity.ipynb", as_version=4)
+    first = PURITY[0]
+    notebook.cells.append(nbformat.v4.new_code_cell(f"%kata hint {first.id}"))
+    execute(notebook, out, kernel)  # raises if a cell raised: a failing check must not
+    cells = code_cells(notebook)
+    progress = Progress(repo)
+    for entry in PURITY:
+        text = shown(cells[entry.id])
+        assert f"✗ {entry.id}: 0 of" in text, text
+        assert f"%kata hint {entry.id}" in text
+        verdict = progress.result(entry)  # recorded as a failure, with the lesson's first line
+        assert verdict is not None and not verdict.passed
+        assert " ".join(verdict.reason.split())[:60] in " ".join(text.split()), (verdict.reason, text)
+    assert first.hints[0] in " ".join(shown(notebook.cells[-1]).split())
+    assert Progress(repo).hints_shown(first) == 1

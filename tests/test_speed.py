@@ -1,0 +1,67 @@
+"""Speed never changes a verdict: a warm compilation cache and another grouping of exercises into
+check processes give every check the same status as a cold, single-process grading.
+
+Compile counts are what could differ: JAX reports a compile event on a persistent-cache hit too,
+and each check imports the exercise afresh, so neither should. This proves it on exercises whose
+checks count compiles, with answers that pass, recompile and are unfinished.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from grader import REPO_ROOT
+from grader.grading import grade, share_out
+from grader.limits import Limits
+from grader.manifest import load_manifest, select
+from grader.warm import collect
+from support import PRISTINE, VARIANTS
+
+SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")
+ROOMY = Limits(check_seconds=60, submission_seconds=900)
+
+
+def _mixed_submission(root: Path) -> Path:
+    """Solutions, except a stub and two answers that recompile."""
+    for entry in SUBSET:
+        (root / entry.path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO_ROOT / "solutions" / entry.path, root / entry.path)
+    shutil.copyfile(PRISTINE / "exercises" / SUBSET[1].path, root / SUBSET[1].path)
+    for entry in SUBSET[4:]:
+        recompiling = sorted((VARIANTS / entry.path.removesuffix(".py")).glob("mutant_*static*.py"))
+        if recompiling:
+            shutil.copyfile(recompiling[0], root / entry.path)
+    return root
+
+
+def _statuses(report) -> dict[str, tuple[str, str]]:
+    return {c.nodeid.split("/", 1)[1]: (c.result.outcome, c.result.code) for e in report.exercises
+            for c in e.checks}
+
+
+def test_cache_temperature_and_process_grouping_never_change_a_verdict(runs, tmp_path_factory):
+    scratch = tmp_path_factory.mktemp("speed")
+    warm = scratch / "warm"
+    submission = _mixed_submission(scratch / "sub")
+    # On the shared workers, so that it overlaps the other project tests.
+    runs.submit("speed-cold", grade, submission, only=SUBSET, limits=ROOMY, jobs=1)
+    runs.submit("speed-warm-up", collect, REPO_ROOT, warm, SUBSET)
+    reference = _statuses(runs.get("speed-cold"))
+    runs.get("speed-warm-up")
+    assert any((warm / "xla").iterdir()), "the warm-up kept no programs"
+    warmed = grade(submission, only=SUBSET, limits=ROOMY, jobs=1, warm_cache=warm / "xla")
+    split = grade(submission, only=SUBSET, limits=ROOMY, jobs=2, warm_cache=warm / "xla")
+    assert any(outcome == "passed" for outcome, _ in reference.values())
+    codes = {code for outcome, code in reference.values() if outcome == "failed"}
+    assert "recompiles" in codes and len(codes) > 1, f"the mix should fail in several ways: {codes}"
+    assert _statuses(warmed) == reference
+    assert _statuses(split) == reference
+
+
+def test_share_out_balances_and_keeps_teaching_order():
+    groups = share_out(SUBSET, 2)
+    assert len(groups) == 2 and sorted(e.id for g in groups for e in g) == sorted(e.id for e in SUBSET)
+    for group in groups:
+        assert list(group) == sorted(group, key=lambda e: e.index)
+    assert share_out(SUBSET, 1) == [SUBSET]

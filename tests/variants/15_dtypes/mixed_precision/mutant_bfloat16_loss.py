@@ -1,0 +1,17 @@
+"""Wrong: jnp.mean of the bfloat16 errors sums in float32 internally but returns a bfloat16 loss."""
+
+import jax
+import jax.numpy as jnp
+
+BF16 = jnp.bfloat16
+
+
+def loss_fn(params, x, y):
+    pred = x.astype(BF16) @ params["w"].astype(BF16) + params["b"].astype(BF16)
+    return jnp.mean((pred - y.astype(BF16)) ** 2)
+
+
+@jax.jit
+def train_step(params, x, y, lr):
+    grads = jax.grad(loss_fn)(params, x, y)
+    return jax.tree.map(lambda p, g: p - lr * g, params, grads)
