@@ -32,19 +32,22 @@ class Explanation:
 _BY_NAME = {
     "ConcretizationTypeError": Explanation(
         "a traced value was used where Python needs a concrete one (ConcretizationTypeError)",
-        "Under jit, arguments are abstract tracers with a shape and dtype but no value. Python "
-        "`if`, `range(n)`, shapes and `int(x)` need values: mark the argument static "
-        "(static_argnums/static_argnames) or use lax.cond / jnp.where / lax.fori_loop.",
+        "Under jit, arguments are abstract tracers with a shape and dtype but no value, and Python "
+        "`if`, `range(n)`, shapes and `int(x)` need values. Data that changes from call to call "
+        "belongs in the program: lax.cond, jnp.where, lax.fori_loop. Only a Python setting that "
+        "picks a different program (a flag, a size, a mode) belongs in static_argnums/static_argnames.",
         f"{DOCS}/errors.html#jax.errors.ConcretizationTypeError", code="traced-value"),
     "TracerBoolConversionError": Explanation(
         "Python `if`/`while`/`and`/`or` was applied to a traced value (TracerBoolConversionError)",
         "jit traces the function once for all values, so a Python branch on an argument's value "
-        "cannot be decided. Use jnp.where or lax.cond, or mark the argument static.",
+        "cannot be decided. A branch on data belongs in the program (jnp.where, lax.cond); only a "
+        "Python setting that picks a different program may be a static argument.",
         f"{DOCS}/errors.html#jax.errors.TracerBoolConversionError", code="traced-value"),
     "TracerIntegerConversionError": Explanation(
         "a traced value was used as a Python int (TracerIntegerConversionError)",
         "Indexing a Python list or calling range() with a traced value needs its concrete value. "
-        "Mark it static or use array indexing / lax loops.",
+        "Index arrays instead of lists, loop with lax.fori_loop; a size that picks the program "
+        "may be static.",
         f"{DOCS}/errors.html#jax.errors.TracerIntegerConversionError", code="traced-value"),
     "TracerArrayConversionError": Explanation(
         "a traced value was handed to NumPy (TracerArrayConversionError)",

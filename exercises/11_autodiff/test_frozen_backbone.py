@@ -28,13 +28,14 @@ def _assert_trains_only_the_head(loss, grads, *, what, hint=""):
     and the loss value is the plain one."""
     if jax.tree.structure(grads) != jax.tree.structure(PARAMS):
         checks.fail(f"{what} returned gradients with structure {jax.tree.structure(grads)}; "
-                    f"expected that of params, {jax.tree.structure(PARAMS)}.")
+                    f"expected that of params, {jax.tree.structure(PARAMS)}.", "wrong-shape")
     size = float(np.abs(np.asarray(grads["backbone"]["w"])).max())
     if size != 0.0:
         checks.fail(f"{what} gives the backbone weights a gradient (largest entry "
                     f"{size:.3g}), so training would change them. A copy (jnp.copy, jnp.array) is "
-                    f"differentiable like any other operation. Wrap the backbone's output (or its "
-                    f"params) in jax.lax.stop_gradient: same value forward, zero gradient back. "
+                    f"differentiable like any other operation. jax.lax.stop_gradient is the tool: "
+                    f"the same value forward, no gradient back through it, placed anywhere on the "
+                    f"backbone's path to the loss. "
                     f"See {checks.DOCS}/_autosummary/jax.lax.stop_gradient.html")
     checks.assert_close(grads["head"], HEAD_GRADS, what=f"{what}: the head's gradient",
                         rtol=1e-4, atol=1e-5,

@@ -37,7 +37,7 @@ def _assert_cheap_mode(fn, x, jacobian_shape, *, what, mode, other):
                     f"{jacobian_shape[0]} x {jacobian_shape[1]} Jacobian ({int(np.prod(jacobian_shape))} "
                     f"entries): it pushes or pulls {big} directions, one per {other}. Use {mode}: it "
                     f"needs only {min(jacobian_shape)}. See "
-                    f"{checks.DOCS}/notebooks/autodiff_cookbook.html")
+                    f"{checks.DOCS}/notebooks/autodiff_cookbook.html", "wrong-tool")
 
 
 def test_tall_jacobian_values_and_shape(exercise):
@@ -71,6 +71,29 @@ def test_hessian_values_and_shape(exercise):
         expected = np.diag(3 * x**2) + np.ones((x.size, x.size), np.float32)
         hess = jax.jit(exercise.hessian_of_energy)(jnp.asarray(x))  # one compile, not one per eager op
         checks.assert_shape_dtype(hess, expected.shape, np.float32, what=f"hessian_of_energy(x of shape {x.shape})",
-                                  hint="The Hessian of R^n -> R is n x n: the Jacobian of the gradient "
-                                       "(jax.jacfwd(jax.grad(energy)), or jax.hessian).")
+                                  hint="The Hessian of R^n -> R is n x n: the Jacobian of the "
+                                       "gradient, one more differentiation than the gradient itself.")
         checks.assert_close(hess, expected, what=f"hessian_of_energy({x.tolist()})", rtol=1e-4, atol=1e-5)
+
+
+def test_differentiates_the_given_functions(exercise):
+    # Other functions in place of expand, summarize and energy (and inputs of sizes not traced
+    # before): JAX's Jacobians follow them; derivatives written out by hand do not.
+    rng = np.random.default_rng(9)
+    b, c = rng.standard_normal((7, 4)).astype(np.float32), rng.standard_normal((9, 2)).astype(np.float32)
+    x4, x9 = rng.standard_normal(4).astype(np.float32), rng.standard_normal(9).astype(np.float32)
+    x6 = rng.standard_normal(6).astype(np.float32)
+    hint = "Build it with JAX's autodiff of the function itself, not with a derivative worked out by hand."
+    with checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)):
+        got = exercise.jacobian_of_expand(jnp.asarray(x4))
+    checks.assert_follows(got, np.cos(b @ x4)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
+                          rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
+    with checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)):
+        got = exercise.jacobian_of_summarize(jnp.asarray(x9))
+    checks.assert_follows(got, c.T * np.cos(x9)[None, :], what="jacobian_of_summarize(x)", swapped="summarize",
+                          rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
+    with checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6):
+        got = exercise.hessian_of_energy(jnp.asarray(x6))
+    checks.assert_follows(got, np.diag(-np.cos(x6)) + x6.sum() * np.ones((6, 6), np.float32),
+                          what="hessian_of_energy(x)", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
+                          shape_hint="The Hessian of R^n -> R is n x n.")

@@ -1,6 +1,6 @@
-"""Wrong: computes the features in NumPy to hide them from JAX, which fails on traced values."""
+"""Values right, tool wrong: computes the features in NumPy to hide them from autodiff instead of
+using stop_gradient; NumPy cannot take the traced values jax.grad and jit pass in."""
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
