@@ -250,8 +250,14 @@ class CheckResult:
 
     @property
     def verdict(self) -> Verdict | None:
+        """As a learner's pytest run judges it; a run that ended before its checks did is a failure."""
         outcomes = {nodeid: Verdict(bool(c["passed"]), c["reason"]) for nodeid, c in self.checks.items()}
-        return judge(self.collected, outcomes, whole=True)
+        found = judge(self.collected, outcomes, whole=True)
+        if found is None and self.collected and not self.finished and self.returncode != 0:
+            stuck = re.search(r"timed out after [0-9.]+ s in \S+", self.output)  # the plugin's watchdog
+            return Verdict(False, stuck.group() if stuck else f"the checks ended early (exit status "
+                                                              f"{self.returncode})")
+        return found
 
     @property
     def finished(self) -> bool:

@@ -160,6 +160,16 @@ def test_a_failure_is_shown_in_the_cells_terms(repo: Path) -> None:
     assert f"%kata hint {entry.id}" in text
 
 
+def test_checks_that_never_finish_are_a_failure(repo: Path) -> None:
+    """A check stuck in compiled code ends the check process (the plugin's watchdog): not done, and why."""
+    result = CheckResult(repo, PURITY[0], collected=["a::test_one", "a::test_two"],
+                         checks={"a::test_one": {"passed": True, "reason": "", "lesson": "", "traceback": ""}},
+                         output=f"!!! timed out after 60 s in {PURITY[0].id} !!!\n", returncode=1)
+    assert result.verdict.passed is False and result.verdict.reason == f"timed out after 60 s in {PURITY[0].id}"
+    text = render(result, PURITY)
+    assert "did not finish" in text and "timed out after 60 s" in text
+
+
 def test_a_notebook_result_has_the_fingerprint_of_the_same_file_in_exercises(repo: Path) -> None:
     """A cell checked in a notebook and the same code in exercises/ are the same submission."""
     entry = PURITY[0]

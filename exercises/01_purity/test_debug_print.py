@@ -14,6 +14,15 @@ NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 PRINTS_IN_PROGRAM = ("debug_print", "debug_callback", "io_callback")
 
 
+# New values, printed by the program damped_step is part of when a bigger jitted function calls it.
+NESTED_CALLS = [((0.5, 5.0), 5.0), ((4.0, -10.0), -5.0)]
+
+
+def _call_nested(outer, x, velocity):
+    outer(jnp.float32(x), jnp.float32(velocity))
+    jax.effects_barrier()
+
+
 def _call(exercise, x, velocity):
     out = exercise.damped_step(x, velocity)
     jax.effects_barrier()  # debug prints are asynchronous: wait for them
@@ -71,3 +80,26 @@ def test_prints_the_actual_position_on_every_call_compiled_once(exercise, capsys
                     f"run once while tracing and show a tracer. Put the print inside the jitted "
                     f"function with JAX's debugging print. See {checks.DOCS}/debugging.html",
                     "trace-time-effect")
+    # ... and it must be the print that shows the position: called inside a bigger jitted
+    # function, with values it has not seen, each call must still print its own position.
+    outer = jax.jit(lambda x, velocity: exercise.damped_step(x, velocity) * 1.0)
+    capsys.readouterr()
+    for (x, velocity), position in NESTED_CALLS:
+        try:
+            _call_nested(outer, x, velocity)
+        except (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError) as error:
+            checks.fail(f"damped_step called inside another jitted function raised "
+                        f"{type(error).__name__}: it converts the traced position to a Python value to "
+                        f"print it, which only works outside jit. Printing from inside the compiled "
+                        f"program is a job for JAX's own debugging print. "
+                        f"See {checks.DOCS}/debugging.html", "trace-time-effect")
+        printed = capsys.readouterr().out
+        numbers = [float(n) for n in NUMBER.findall(printed.replace("float32", ""))]
+        if position not in numbers:
+            checks.fail(f"called inside another jitted function, damped_step({x}, {velocity}) printed "
+                        f"{printed.strip()!r}; expected the new position {position}. The position is "
+                        f"printed by Python around the compiled program (the print inside it shows "
+                        f"something else), so inside a bigger jitted function, such as a training "
+                        f"step, it shows a tracer once and then nothing. The print that shows the "
+                        f"position must itself be part of the program. See {checks.DOCS}/debugging.html",
+                        "trace-time-effect")

@@ -21,6 +21,15 @@ def test_follows_temperature_changes(exercise):
 def test_compiles_once_for_many_temperatures(exercise):
     logits = jnp.asarray(LOGITS)
     checks.assert_jitted(exercise.scaled_logits, logits, what="scaled_logits")
+    # A host callback that fetches the global while the program runs also follows it, but the
+    # function still reads state outside its arguments: the lesson is to pass the value in.
+    checks.assert_not_uses(
+        checks.program_of(exercise.scaled_logits, logits, what="scaled_logits"), checks.CALLBACKS,
+        what="scaled_logits", code="host-transfer",
+        why="A host callback fetches the temperature from Python while the compiled program runs: "
+            "the function still depends on a global that is not one of its inputs, so jit cannot see "
+            "it, and vmap or other devices would all read the one host value. A value that changes "
+            "between calls must reach the jitted code as an argument.")
     exercise.set_temperature(1.0)
     with checks.count_compiles() as first:
         exercise.scaled_logits(logits)  # the one compile

@@ -14,7 +14,7 @@ def test_steps_unseen_numbers(exercise):
             got = exercise.collatz_step(jnp.int32(n))
             checks.assert_shape_dtype(got, (), jnp.int32, what=f"collatz_step({n})")
             checks.assert_close(got, want, what=f"collatz_step({n})",
-                                hint="n // 2 for even n, 3 * n + 1 for odd n, whatever n is.")
+                                hint="Half of n for even n, 3n + 1 for odd n, whatever n is.")
         got = jax.vmap(exercise.collatz_step)(jnp.asarray(list(STEPS), dtype=jnp.int32))
     except TypeError as error:
         if isinstance(error, jax.errors.JAXTypeError) or "true_fun" not in str(error):

@@ -30,8 +30,9 @@ def _guard(name, thunk):
     except (IndexError, ValueError) as error:
         if not any(m in str(error) for m in ("tuple index out of range", "no leading axis")):
             raise
-        checks.fail(f"{name} raised {type(error).__name__} ({str(error).splitlines()[0]}) inside lax.scan: scan looked for the leading "
-                    f"axis of each leaf of xs and found a scalar. A Python list built from an iterator "
+        checks.fail(f"{name} raised {type(error).__name__} ({str(error).splitlines()[0]}) inside lax.scan: "
+                    f"scan looked for the leading axis of each leaf of xs and found a scalar. A Python "
+                    f"list built from an iterator "
                     f"(list(zip(...)), list(enumerate(...))) is a pytree with one leaf per element, not "
                     f"arrays with one row per step. Scan over the arrays themselves, grouped in a tuple. "
                     f"See {checks.DOCS}/_autosummary/jax.lax.scan.html", "not-pytree")
@@ -83,7 +84,8 @@ def test_each_is_one_rolled_scan(exercise):
         fn = getattr(exercise, name)
         program = _guard(name, lambda: checks.program_of(fn, *make(8), what=name))
         checks.assert_uses(program, {"scan", "while"}, what=name, tool="lax.scan",
-                           hint="The task is a scan over the arrays; a closed-form formula skips it.")
+                           hint="Scan over the arrays themselves: a closed-form formula or a Python loop "
+                                "gives the same numbers without the tool.")
         checks.assert_loops_rolled(program, what=name)
         checks.assert_not_unrolled({n: checks.jaxpr_size(fn, *make(n)) for n in (8, 64)}, what=name,
                                    hint="Scan over the arrays instead of looping over their elements "

@@ -26,11 +26,20 @@ def test_returns_n_float32_samples(exercise):
 def test_draws_are_not_copies_of_one_number(exercise):
     out = np.asarray(exercise.n_samples(jax.random.key(0), N))
     if len(np.unique(out)) != N:
-        checks.fail(f"n_samples(key, {N}) returned {out}: some samples are equal. The same key "
-                    f"always gives the same numbers, so drawing from one key n times gives one "
-                    f"number n times, and one scalar draw copied n times is one sample. A single "
-                    f"draw whose shape holds all n samples gives n independent numbers. "
-                    f"See {checks.DOCS}/random-numbers.html")
+        from jax.errors import KeyReuseError
+
+        try:  # which mistake: several draws from one key, or one draw copied?
+            with jax.debug_key_reuse(True):
+                exercise.n_samples(jax.random.key(0), N)
+        except KeyReuseError:
+            checks.fail(f"n_samples(key, {N}) returned {out}: some samples are equal. They were "
+                        f"drawn from the same key, and the same key always gives the same numbers: "
+                        f"drawing from one key n times gives one number n times. A single draw "
+                        f"whose shape holds all n samples gives n independent numbers. "
+                        f"See {checks.DOCS}/random-numbers.html", "key-reuse")
+        checks.fail(f"n_samples(key, {N}) returned {out}: some samples are equal. One draw copied "
+                    f"n times is one sample, not n: ask the draw itself for all n numbers (it takes "
+                    f"a shape). See {checks.DOCS}/random-numbers.html")
 
 
 def test_uses_each_key_once(exercise):

@@ -45,7 +45,7 @@ def test_moves_are_fair_plus_or_minus_one(exercise):
         positions = exercise.random_walk(jax.random.key(2), 1000)
     if np.shape(positions) != (1000,) or not np.issubdtype(positions.dtype, np.integer):
         checks.fail(f"random_walk(key, 1000) returned {positions.dtype}{list(np.shape(positions))}; "
-                    f"expected an int array of shape (1000,): the position after each step.")
+                    f"expected an int array of shape (1000,): the position after each step.", "wrong-shape")
     moves = _moves(positions)
     if not set(np.unique(moves)) <= {-1, 1}:
         checks.fail(f"random_walk made moves {sorted(set(np.unique(moves).tolist()))}; each step "

@@ -36,7 +36,8 @@ def _result(exercise, fn=None):
     out = _call(fn or exercise.grads_and_metrics, *_inputs())
     if not (isinstance(out, tuple) and len(out) == 2):
         checks.fail(f"grads_and_metrics returned a {type(out).__name__}; expected a pair "
-                    f"(grads, metrics), the order jax.grad(..., has_aux=True) returns.", "wrong-shape")
+                    f"(grads, metrics), the order jax.grad returns a gradient and its aux output in.",
+                    "wrong-shape")
     return out
 
 

@@ -77,23 +77,23 @@ def test_hessian_values_and_shape(exercise):
 
 
 def test_differentiates_the_given_functions(exercise):
-    # Other functions in place of expand, summarize and energy (and inputs of sizes not traced
-    # before): JAX's Jacobians follow them; derivatives written out by hand do not.
+    # Other functions (of the same sizes) in place of expand, summarize and energy: JAX's
+    # Jacobians follow them; derivatives written out by hand do not.
     rng = np.random.default_rng(9)
-    b, c = rng.standard_normal((7, 4)).astype(np.float32), rng.standard_normal((9, 2)).astype(np.float32)
-    x4, x9 = rng.standard_normal(4).astype(np.float32), rng.standard_normal(9).astype(np.float32)
-    x6 = rng.standard_normal(6).astype(np.float32)
+    b, c = rng.standard_normal((200, 3)).astype(np.float32), rng.standard_normal((200, 3)).astype(np.float32)
+    x4 = rng.standard_normal(4).astype(np.float32)
     hint = "Build it with JAX's autodiff of the function itself, not with a derivative worked out by hand."
     with checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)):
-        got = exercise.jacobian_of_expand(jnp.asarray(x4))
-    checks.assert_follows(got, np.cos(b @ x4)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
+        got = exercise.jacobian_of_expand(jnp.asarray(X_TALL))
+    checks.assert_follows(got, np.cos(b @ X_TALL)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
                           rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
     with checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)):
-        got = exercise.jacobian_of_summarize(jnp.asarray(x9))
-    checks.assert_follows(got, c.T * np.cos(x9)[None, :], what="jacobian_of_summarize(x)", swapped="summarize",
-                          rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
+        got = exercise.jacobian_of_summarize(jnp.asarray(X_WIDE))
+    checks.assert_follows(got, c.T * np.cos(X_WIDE)[None, :], what="jacobian_of_summarize(x)",
+                          swapped="summarize", rtol=1e-5, atol=1e-6, hint=hint,
+                          shape_hint="A Jacobian is (outputs, inputs).")
     with checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6):
-        got = exercise.hessian_of_energy(jnp.asarray(x6))
-    checks.assert_follows(got, np.diag(-np.cos(x6)) + x6.sum() * np.ones((6, 6), np.float32),
+        got = exercise.hessian_of_energy(jnp.asarray(x4))
+    checks.assert_follows(got, np.diag(-np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
                           what="hessian_of_energy(x)", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
                           shape_hint="The Hessian of R^n -> R is n x n.")

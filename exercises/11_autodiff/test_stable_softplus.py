@@ -10,6 +10,8 @@ from grader import checks
 # (0.5 for max, 1 for abs) that do not cancel, a kink artefact beside the point here.
 MODERATE = np.array([-5.0, -1.0, -0.25, 0.5, 1.0, 5.0], np.float32)
 LARGE = np.array([-1000.0, -100.0, 90.0, 100.0, 1000.0], np.float32)
+# Far left, softplus(x) ~ e^x is tiny but far from 0 in float32: log(1 + e^x) rounds 1 + e^x to 1.
+TAIL = np.array([-20.0, -30.0, -60.0], np.float32)
 
 
 def _softplus64(x):
@@ -26,10 +28,17 @@ def test_values_at_moderate_and_large_inputs(exercise):
     got = np.asarray(jax.vmap(exercise.softplus)(jnp.asarray(LARGE)))
     checks.assert_close(got, _softplus64(LARGE), what=f"softplus({LARGE.tolist()})",
                         hint="e^x overflows float32 above x = 88, and log(inf) is inf. Never "
-                             "exponentiate a large positive number: softplus(x) = max(x, 0) + "
-                             "log1p(exp(-|x|)).")
+                             "exponentiate a large positive number: take the max(x, 0) part out "
+                             "first, as logsumexp does, so the exponent is never positive.")
     got = jax.vmap(exercise.softplus)(jnp.asarray(MODERATE))
     checks.assert_close(got, _softplus64(MODERATE), what="softplus(x) for x in [-5, 5]")
+    got = np.asarray(jax.vmap(exercise.softplus)(jnp.asarray(TAIL)))
+    want = _softplus64(TAIL)
+    if not np.allclose(got, want, rtol=1e-4, atol=0.0):
+        checks.fail(f"softplus({TAIL.tolist()}) returned {got.tolist()}; expected about "
+                    f"{want.astype(np.float32).tolist()}. Far left, 1 + e^x rounds to exactly 1 in "
+                    f"float32, so log(1 + e^x) loses the whole answer; jnp.log1p computes log(1 + small) "
+                    f"without forming 1 + small.", "precision")
 
 
 def test_gradient_is_sigmoid_with_no_nan(exercise):

@@ -10,7 +10,7 @@ leaf and rebuilds the tree; `jax.tree_util.keystr(path)` renders a path as
 text, e.g. "['dense']['kernel']" (with `simple=True, separator="/"`:
 "dense/kernel"). Optimizers select leaves this way: weight decay on the
 kernels, never on biases, norms or counters.
-Docs: https://docs.jax.dev/en/latest/working-with-pytrees.html
+Docs: https://docs.jax.dev/en/latest/pytrees.html
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.keystr.html
 
 Task (fill-in): write both functions for any pytree of arrays (nested dicts,

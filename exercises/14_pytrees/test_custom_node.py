@@ -72,8 +72,8 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
     if jax.tree.structure(exercise.Gaussian(MEAN, LOG_STD, "posterior")) == treedef:
         checks.fail("two Gaussians with different names have the same treedef: the name is not in the "
                     f"auxiliary data, so jit cannot key its cache on it. {DOCS}", "not-pytree")
-    _fields(jax.tree.unflatten(treedef, [MEAN * 2, LOG_STD * 2]), "jax.tree.unflatten(treedef, [2 * mean, 2 * log_std])",
-            MEAN * 2, LOG_STD * 2, "prior")
+    rebuilt = jax.tree.unflatten(treedef, [MEAN * 2, LOG_STD * 2])
+    _fields(rebuilt, "jax.tree.unflatten(treedef, [2 * mean, 2 * log_std])", MEAN * 2, LOG_STD * 2, "prior")
 
 
 def test_through_jit_with_the_name_static(exercise):

@@ -7,7 +7,7 @@ import numpy as np
 
 from grader import checks
 
-DOCS = f"See {checks.DOCS}/working-with-pytrees.html"
+DOCS = f"See {checks.DOCS}/pytrees.html"
 
 
 @jax.tree_util.register_dataclass

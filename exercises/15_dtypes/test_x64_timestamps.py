@@ -61,7 +61,8 @@ def test_integer_arithmetic_in_64_bits(exercise):
             for var in eqn.outvars:
                 dtype = var.aval.dtype
                 if jnp.issubdtype(dtype, jnp.floating):
-                    step = (f"converts the integers to {dtype.name}" if eqn.primitive.name == "convert_element_type"
+                    converts = eqn.primitive.name == "convert_element_type"
+                    step = (f"converts the integers to {dtype.name}" if converts
                             else f"computes `{eqn.primitive.name}` in {dtype.name}")
                     checks.fail(f"to_milliseconds' program {step}: "
                                 f"the integers take a detour through floating point, exact only up to "

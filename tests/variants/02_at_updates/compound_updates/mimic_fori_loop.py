@@ -1,6 +1,5 @@
 """Wrong: right values, but fn is applied by a fori_loop over the ids, one serial step per id, instead of one scatter."""
 
-import jax.numpy as jnp
 from jax import lax
 
 

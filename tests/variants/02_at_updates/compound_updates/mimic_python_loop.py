@@ -1,7 +1,5 @@
 """Wrong: right values, but a Python loop issues one scatter per id, unrolled into the program."""
 
-import jax.numpy as jnp
-
 
 def apply_discounts(prices, ids, rates):
     for k in range(ids.shape[0]):

@@ -1,7 +1,5 @@
 """Wrong: multiplies by the rates instead of dividing (and squares instead of raising to the exponents)."""
 
-import jax.numpy as jnp
-
 
 def apply_discounts(prices, ids, rates):
     return prices.at[ids].multiply(rates)

@@ -1,7 +1,5 @@
 """Wrong: walks the ids as Python ints, which needs their values: right eagerly, but it cannot trace under jit."""
 
-import jax.numpy as jnp
-
 
 def apply_discounts(prices, ids, rates):
     for i, rate in zip(ids.tolist(), rates):

@@ -1,7 +1,6 @@
 """Wrong: works through every transformation, but registered without keys, so key paths read [<flat index 0>]."""
 
 import jax
-from jax.tree_util import GetAttrKey
 
 
 class Gaussian:
