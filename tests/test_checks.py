@@ -73,6 +73,14 @@ def test_eager_operations_are_not_counted_as_programs():
     assert log.names == ["jit(<lambda>)"] and log.eager
 
 
+def test_jax_own_jitted_functions_called_eagerly_are_not_programs():
+    x = jnp.ones(3)
+    with checks.count_compiles() as log:
+        jnp.sqrt(x) + jnp.exp(x) + jax.nn.relu(x)  # jitted inside JAX (jit(sqrt)...), called eagerly
+        jax.jit(jnp.sqrt)(x)  # jitted by the caller: a program
+    assert log.names == ["jit(sqrt)"] and "jit(exp)" in log.eager and "jit(relu)" in log.eager
+
+
 def test_count_compiles_records_what_each_program_was_compiled_for():
     @jax.jit
     def masked_sum(padded, n):
@@ -101,6 +109,16 @@ def test_assert_jitted_tells_compiled_from_eager():
     checks.assert_jitted(jax.jit(jnp.sin), x, what="f")
     with pytest.raises(KataFailure, match="runs op by op"):
         checks.assert_jitted(lambda v: jnp.sin(v) + 1, x, what="f")
+
+
+def test_assert_jitted_entirely_rejects_eager_work_around_the_program():
+    x = jnp.ones(3)
+    partly = jax.jit(jnp.sin)
+    checks.assert_jitted(lambda v: partly(v) + 1, x, what="f")  # some jit is enough by default
+    checks.assert_jitted(lambda v: partly(partly(v)), x, what="f", entirely=True)
+    with pytest.raises(KataFailure, match="add ran eagerly") as failure:
+        checks.assert_jitted(lambda v: partly(v) + 1, x, what="f", entirely=True)
+    assert failure.value.code == "not-jitted"
 
 
 def test_not_unrolled_compares_jaxpr_sizes():

@@ -55,3 +55,13 @@ def test_compiles_once_across_signs(exercise):
                            expected=1, why=why)
     for r, out in zip(RESIDUALS, outs):
         checks.assert_close(out, np.float32(_expected(r)), what=f"pinball_loss({r})")
+    # One program for both signs is not enough if the sign is still tested in Python, on the
+    # concrete residual, before the program runs: the branch itself must be inside it.
+    try:
+        jax.make_jaxpr(exercise.pinball_loss)(values[0])
+    except (jax.errors.TracerBoolConversionError, jax.errors.ConcretizationTypeError):
+        checks.fail(f"pinball_loss tests the sign in Python, around its compiled program: that works "
+                    f"only while the residual is a concrete value. Called from another jitted function "
+                    f"(a training step, a vmap over residuals) the residual is a tracer and the Python "
+                    f"test fails. {BRANCH_IN_PROGRAM} See {checks.DOCS}/control-flow.html", "traced-value")
+    checks.assert_jitted(exercise.pinball_loss, values[0], what="pinball_loss", entirely=True)

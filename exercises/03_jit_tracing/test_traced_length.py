@@ -37,7 +37,8 @@ def test_returns_for_every_n(exercise):
 
 def test_is_compiled(exercise):
     _call(exercise, _rewards(1), 3)
-    checks.assert_jitted(exercise.n_step_return, _rewards(1), n=3, what="n_step_return(rewards, n=3)")
+    checks.assert_jitted(exercise.n_step_return, _rewards(1), n=3, what="n_step_return(rewards, n=3)",
+                         entirely=True)
 
 
 def test_same_n_reuses_the_program(exercise):

@@ -33,6 +33,7 @@ def _is_eager(frame: Any) -> bool:
     eager op; a jit-wrapped callable enters JAX through its own dispatch.
     """
     entry = None
+    called = None  # the Python function behind the outermost jitted call
     while frame is not None:
         name = frame.f_code.co_name
         if name == "apply_primitive":
@@ -40,13 +41,34 @@ def _is_eager(frame: Any) -> bool:
         filename = frame.f_code.co_filename
         if not filename.startswith(_JAX_DIR):
             break
+        if name == "cache_miss" and filename.endswith("pjit.py"):
+            called = frame.f_locals.get("fun", called)
         entry = filename
         frame = frame.f_back
     if entry is None:
         return False
+    if called is not None and _jax_own_jitted(called):
+        return True  # jnp.sqrt, jnp.exp, ...: JAX's own jitted functions, called eagerly
     if entry.endswith(os.path.join("_src", "api.py")):
         return False  # pmap, vmap, grad called eagerly wrap the learner's function: a program
     return entry.startswith(_EAGER_ENTRIES)
+
+
+def _jax_own_jitted(fun: Any) -> bool:
+    """Whether `fun` is the body of one of JAX's own module-level jitted functions (`jnp.sqrt` is
+    `jit(sqrt)`), not a function the caller jitted itself (`jax.jit(jnp.mean)` is the caller's)."""
+    code = getattr(fun, "__code__", None)
+    if code is None or not code.co_filename.startswith(_EAGER_ENTRIES):
+        return False
+    module = sys.modules.get(getattr(fun, "__module__", None) or "")
+    wrapper = getattr(module, getattr(fun, "__name__", ""), None)
+    for _ in range(3):  # a custom_jvp (jax.nn.relu) wraps the jitted function in turn
+        if wrapper is None or wrapper is fun:
+            return False
+        if getattr(wrapper, "__wrapped__", None) is fun:
+            return True
+        wrapper = getattr(wrapper, "__wrapped__", None)
+    return False
 
 
 @dataclass
@@ -189,13 +211,27 @@ def assert_compiles(log: CompileLog, *, what: str, calls: str, expected: int | N
          f"See {DOCS}/jit-compilation.html", "not-jitted" if too_few else "recompiles")
 
 
-def assert_jitted(fn: Callable, *args: Any, what: str, **kwargs: Any) -> None:
-    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work."""
+_COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
+
+
+def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, **kwargs: Any) -> None:
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work.
+
+    Args:
+      entirely: also fail when some of the work runs eagerly around the compiled call (a small
+        jitted helper with the rest of the computation op by op outside it).
+    """
     __tracebackhide__ = True
     from grader.checks.programs import traced_jaxpr
 
     jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
-    if not top & {"jit", "pjit", "xla_pmap", "shard_map"}:
+    if not top & _COMPILED_CALLS:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
              f"See {DOCS}/jit-compilation.html", "not-jitted")
+    eager = sorted(top - _COMPILED_CALLS)
+    if entirely and eager:
+        fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
+             f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
+             f"compiler never sees the whole computation. All of it belongs inside the function that "
+             f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
