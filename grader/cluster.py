@@ -35,6 +35,7 @@ import socket
 import sys
 import tarfile
 import tempfile
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -194,6 +195,7 @@ def grade_parcel(parcel: Parcel, exercises: tuple[Exercise, ...], limits: Limits
     """The Dask task: grade one submission on this worker, exactly as the local mode would."""
     from grader import sandbox
 
+    _undo_nanny_environment()
     here = settled_environment(isolation, user)
     wrong = differences(client_env, here)
     if wrong:  # raised, so the scheduler tries another worker; never a zero
@@ -204,6 +206,21 @@ def grade_parcel(parcel: Parcel, exercises: tuple[Exercise, ...], limits: Limits
                               None, True, user, sandbox.choose(isolation))
     record["graded_on"] = here["host"]
     return record
+
+
+_ENVIRON_LOCK = threading.Lock()
+
+
+def _undo_nanny_environment() -> None:
+    """Take back the variables Dask's nanny sets in its worker processes (one thread for OpenMP, MKL
+    and OpenBLAS, a malloc setting): check processes inherit the worker's environment, and must get
+    the machine's own, as the local mode's do."""
+    import dask
+
+    with _ENVIRON_LOCK:
+        for key, value in (dask.config.get("distributed.nanny.pre-spawn-environ", None) or {}).items():
+            if os.environ.get(key) == str(value):
+                del os.environ[key]
 
 
 @dataclass

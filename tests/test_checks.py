@@ -119,6 +119,9 @@ def test_assert_jitted_entirely_rejects_eager_work_around_the_program():
     with pytest.raises(KataFailure, match="add ran eagerly") as failure:
         checks.assert_jitted(lambda v: partly(v) + 1, x, what="f", entirely=True)
     assert failure.value.code == "not-jitted"
+    stacked = jax.jit(jnp.sum)
+    checks.assert_jitted(lambda a, b: stacked(jnp.stack([a, b])), x, x, what="f", entirely=True,
+                         allow=("stack",))
 
 
 def test_not_unrolled_compares_jaxpr_sizes():
@@ -208,6 +211,29 @@ def _convolve(x, w):
     return jnp.convolve(x, w, mode="valid")
 
 
+def test_runs_on_devices_sees_a_split_input_gathered_back_whole():
+    from jax.sharding import PartitionSpec as P
+
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("d",), axis_types=(jax.sharding.AxisType.Auto,))
+    x = np.ones((2 * n, 3), np.float32)
+
+    def mapped(body):
+        return jax.shard_map(body, mesh=mesh, in_specs=P("d"), out_specs=P(), check_vma=False)
+
+    def regathered(b):  # every device rebuilds the whole x (through a same-size op) and sums all of it
+        return jnp.sum(jax.lax.all_gather(b * 2.0, "d", tiled=True) @ jnp.ones(3), keepdims=True)
+
+    def partials(b):  # every device gathers only the others' partial sums
+        return jnp.sum(jax.lax.all_gather(jnp.sum(b @ jnp.ones(3)), "d"), keepdims=True)
+
+    assert checks.program_of(mapped(regathered), x).mapped_calls()[0].gathered_inputs() == [(2 * n, 3)]
+    checks.assert_runs_on_devices(mapped(partials), x, what="partials", no_gather=((2 * n, 3),))
+    with pytest.raises(KataFailure, match="all-gathers the shape-.* input back whole") as caught:
+        checks.assert_runs_on_devices(mapped(regathered), x, what="regathered", no_gather=((2 * n, 3),))
+    assert caught.value.code == "not-distributed"
+
+
 def test_runs_on_devices_reads_the_program_not_the_placement():
     from jax.sharding import NamedSharding, PartitionSpec as P
 
@@ -252,6 +278,7 @@ def test_compiled_program_shows_per_device_shapes_and_collectives():
     compiled = checks.compiled_program(lambda a: jnp.sum(a, axis=0), x, what="total")
     assert (2, 4) in compiled.parameter_shapes()
     assert compiled.collectives()["all-reduce"] >= 1
+    assert ("all-reduce", (4,)) in compiled.collective_shapes()  # what was reduced, per device
     # Collectives whose result is a tuple (a type with spaces in it) are counted too.
     tupled = checks.CompiledProgram("  %a = (f32[2,1]{1,0}, f32[2,1]{1,0}) all-to-all(%p, %q), channel_id=1\n"
                                     "  %b = f32[] fusion(%all-reduce.1), calls=%f\n")
@@ -300,6 +327,28 @@ def test_assert_uses_names_the_missing_tool():
         lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x), jnp.ones(4))
     with pytest.raises(KataFailure, match="pure_callback"):
         checks.assert_no_callbacks(callback, what="f(x)")
+
+
+def test_live_and_wraps_see_through_decoys():
+    def decoy(v):  # a scan whose result is thrown away, the value computed in closed form
+        lax.scan(lambda c, x: (c + x, None), 0.0, v)
+        return jnp.sum(v)
+
+    program = checks.program_of(decoy, jnp.ones(4))
+    assert program.has("scan") and not program.live("scan")
+    checks.assert_uses(program, {"scan"}, what="decoy", tool="lax.scan")
+    with pytest.raises(KataFailure, match="nothing it returns depends") as caught:
+        checks.assert_uses(program, {"scan"}, what="decoy", tool="lax.scan", live=True)
+    assert caught.value.code == "wrong-tool"
+    rolled = checks.program_of(jax.jit(lambda v: lax.scan(lambda c, x: (c + x, None), 0.0, v)[0]), jnp.ones(4))
+    assert len(rolled.live("scan")) == 1
+
+    norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x * x)))
+    norm.defjvp(lambda p, t: (norm(p[0]), jnp.dot(p[0], t[0]) / norm(p[0])))
+    assert checks.program_of(jax.jit(norm), jnp.ones(3)).wraps("custom_jvp_call")
+    # relu is a custom_jvp function too, but here it wraps the sum, not the function's input
+    around = checks.program_of(lambda x: jax.nn.relu(jnp.sum(x)), jnp.ones(3))
+    assert around.has("custom_jvp_call") and not around.wraps("custom_jvp_call")
 
 
 SWAPPABLE = """

@@ -33,7 +33,9 @@ def test_trains_with_one_compile_for_many_steps(exercise):
                            why=loop_jit)
     with checks.count_compiles() as log:
         out = exercise.train(w, grads, 0.1)
-    checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1, entirely=True)
+    # The update runs in the program (stacking the list of gradients first may stay outside).
+    checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1, entirely=True,
+                         allow=("stack", "concatenate", "broadcast_in_dim", "reshape"))
     checks.assert_compiles(
         log, what="train()", calls=f"a second run of {STEPS} steps with the same arrays", expected=0,
         warm_up=first,

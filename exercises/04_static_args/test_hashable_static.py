@@ -40,7 +40,7 @@ def test_is_compiled_with_jit(exercise):
     x = jnp.asarray(X)
     _call(exercise, x, list(COEFFS))
     checks.assert_jitted(lambda v: exercise.polynomial(v, list(COEFFS)), x,
-                         what=f"polynomial(x, {COEFFS})")
+                         what=f"polynomial(x, {COEFFS})", entirely=True)
 
 
 def test_equal_coefficients_reuse_the_program(exercise):

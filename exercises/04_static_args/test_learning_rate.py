@@ -35,7 +35,7 @@ def test_one_jitted_sgd_step_for_ten_learning_rates(exercise):
             "arithmetic: as traced data, a new value runs the same program")
     # No recompiles must not mean no compiling: the step stays one jitted program...
     checks.assert_jitted(lambda p, g: exercise.sgd_step(p, g, 0.1), params, grads,
-                         what="sgd_step(params, grads, 0.1)")
+                         what="sgd_step(params, grads, 0.1)", entirely=True)
     # ... that takes the exact step for every rate, passed by position or by name.
     for rate, out in zip(RATES, outs):
         checks.assert_close(out, _expected(rate), what=f"sgd_step(params, grads, {rate:.4f})")

@@ -46,8 +46,17 @@ def test_applies_exactly_n_newton_steps(exercise):
 def test_is_compiled_with_jit(exercise):
     x = jnp.asarray(X)
     _call(exercise, x, 3)
-    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)")
-    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)")
+    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)", entirely=True)
+    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)", entirely=True)
+    # The loop itself must be compiled: not a Python loop outside jit calling a jitted step n times.
+    program = checks.program_of(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)")
+    calls = [eqn for eqn in program.jaxpr.jaxpr.eqns if eqn.primitive.name in ("jit", "pjit")]
+    if len(calls) > 1:
+        checks.fail(f"newton_sqrt(x, 3) dispatches {len(calls)} compiled programs one after another: the "
+                    f"Python loop runs outside jit and calls a jitted function on each step, so the loop "
+                    f"is never part of a compiled program and n never reaches jit. The whole loop "
+                    f"belongs inside the one jitted function, where Python unrolls it while tracing. "
+                    f"See {checks.DOCS}/jit-compilation.html#marking-arguments-as-static", "not-jitted")
 
 
 def test_compiles_each_step_count_at_most_once(exercise):

@@ -69,6 +69,7 @@ def rows_normalised_where_they_live(exercise):
                                           "jax.pmap; reshaping pmap's result keeps the blocks in place.")
     program = checks.assert_runs_on_devices(
         exercise.unit_rows_parallel, batch, what=what,
+        no_gather=((n, 2, FEATURES), batch.shape),  # the blocks as pmap or as shard_map receives them
         hint="Normalise the rows inside jax.pmap; the reshapes before and after move no data.")
     wide = [call for call in program.mapped_calls() if call.n_devices == n]
     blocks = [(whole, per) for call in wide for whole, per in call.inputs if math.prod(whole) == batch.size]

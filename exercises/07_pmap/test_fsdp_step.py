@@ -1,19 +1,20 @@
 """Checks for pmap-8 (fsdp_step)."""
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
 
-K, PER_DEVICE = 3, 2
+K, PER_DEVICE = 3, 3  # 3 rows per device: y (3n, K) and w (2n, K) differ in shape
 SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
 
 
-def _setup():
+def _setup(per_device=PER_DEVICE):
     n = jax.device_count()
-    d, rows = 2 * n, PER_DEVICE * n
+    d, rows = 2 * n, per_device * n
     mesh = jax.make_mesh((n,), ("data",))
     rng = np.random.default_rng(4)
     host = (rng.normal(size=(d, K)).astype(np.float32), rng.normal(size=(rows, d)).astype(np.float32),
@@ -43,6 +44,7 @@ def check_step(exercise) -> None:
     program = checks.assert_runs_on_devices(
         lambda w, x, y: exercise.train_step(w, x, y, mesh), *placed, what="train_step(w, x, y, mesh)",
         split=((d, K), (n * PER_DEVICE, d), (n * PER_DEVICE, K)), collectives=("all_gather",),
+        no_gather=((n * PER_DEVICE, d), (n * PER_DEVICE, K)),
         hint="w, x and y all enter shard_map split by rows (in_specs P('data')); each device rebuilds the "
              "whole w inside with lax.all_gather(..., tiled=True).")
     inside = {p for call in program.mapped_calls() for p in call.primitives()}
@@ -59,6 +61,23 @@ def check_step(exercise) -> None:
 
 def test_gathered_weights_scattered_gradients(exercise):
     check_step(exercise)
+
+
+def _tripled_loss(w, x, y):
+    return 3.0 * jnp.mean((x @ w - y) ** 2)
+
+
+def test_gradient_follows_the_loss(exercise):
+    # A gradient written out by hand does not change when `loss` does; jax.grad(loss) does.
+    # Two rows per device: shapes no other check traced, so no cached program hides the swap.
+    mesh, host, placed = _setup(per_device=2)
+    with checks.swap_function(exercise, "loss", _tripled_loss):
+        new = jax.jit(exercise.train_step, static_argnums=3)(*placed, mesh)
+    w, x, y = host
+    checks.assert_follows(new, w - 3.0 * 0.1 * 2.0 * x.T @ (x @ w - y) / y.size, what="train_step(w, x, y, mesh)",
+                          swapped="loss", rtol=1e-4, atol=1e-5,
+                          hint="Take the gradient with jax.grad of the module's `loss` on each device's "
+                               "rows; a formula derived by hand fits one loss only.")
 
 
 @pytest.mark.devices(4)

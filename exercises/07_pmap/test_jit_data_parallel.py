@@ -2,6 +2,7 @@
 
 import jax
 import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
 
@@ -17,15 +18,16 @@ def _host():
             rng.normal(size=(n * PER_DEVICE,)).astype(np.float32))
 
 
-def _placed(exercise):
+def _placed(exercise, with_mesh=False):
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    # The devices in reverse order: a mesh that place() builds for itself does not match it.
+    mesh = jax.make_mesh((n,), ("data",), devices=jax.devices()[::-1])
     host = _host()
     placed = exercise.place(*host, mesh)
     if not isinstance(placed, tuple) or len(placed) != 3:
         checks.fail(f"place(params, x, y, mesh) returned {type(placed).__name__}; expected the triple "
                     f"(params, x, y).", "wrong-shape")
-    return host, placed
+    return (host, placed, mesh) if with_mesh else (host, placed)
 
 
 def _expected(params, x, y):
@@ -35,13 +37,21 @@ def _expected(params, x, y):
 
 
 def test_place_splits_the_batch_and_copies_the_params(exercise):
-    host, (params, x, y) = _placed(exercise)
+    host, (params, x, y), mesh = _placed(exercise, with_mesh=True)
     n = jax.device_count()
     checks.assert_close((params, x, y), host, what="place(params, x, y, mesh)",
                         hint="place only puts the arrays on the mesh; it does not change them.")
     for name, value, shard in (("x", x, (PER_DEVICE, D)), ("y", y, (PER_DEVICE,))):
         checks.assert_sharding(value, what=f"place(...)'s {name}", spec=("data",), shard_shape=shard, n_devices=n,
                                hint="NamedSharding(mesh, P('data')) splits the rows over the mesh axis.")
+        if not value.sharding.is_equivalent_to(NamedSharding(mesh, P("data")), value.ndim):
+            theirs = [d.id for d in getattr(value.sharding, "mesh", mesh).devices.flat]
+            checks.fail(f"place(...)'s {name} is split over a mesh of its own (devices {theirs}), not the mesh "
+                        f"place() was given (devices {[d.id for d in mesh.devices.flat]}): the blocks of rows "
+                        f"sit on other devices than the "
+                        f"caller's mesh assigns them, and a mesh built with a fixed shape breaks on any other "
+                        f"number of devices. Place the arrays on the mesh you are given. See {PARTITION_DOCS}",
+                        "wrong-sharding")
     for name, leaf in params.items():
         checks.assert_sharding(leaf, what=f"place(...)'s params['{name}']", n_devices=n,
                                hint="Every device needs all of the params: NamedSharding(mesh, P()).")
@@ -75,6 +85,13 @@ def test_compiler_partitions_the_step(exercise):
         checks.fail(f"the compiled train_step takes per-device inputs of shapes {shapes}; expected x to "
                     f"arrive as ({PER_DEVICE}, {D}) blocks, its rows split over the {n} devices. Each device "
                     f"computes on the whole batch when x is not split.", "not-distributed")
+    batch = {(n * PER_DEVICE, D), (n * PER_DEVICE,)}
+    if any(op == "all-gather" and shape in batch for op, shape in compiled.collective_shapes()):
+        checks.fail(f"the compiled train_step all-gathers the batch ({dict(compiled.collectives())}): x or y "
+                    f"arrives split, then is copied whole onto every device, which computes the whole "
+                    f"step itself. The split placement only helps if the program keeps it: write the step "
+                    f"for the global arrays as they are, with no resharding of the batch. "
+                    f"See {PARTITION_DOCS}", "not-distributed")
     if not compiled.collectives()["all-reduce"]:
         checks.fail(f"the compiled train_step has no all-reduce ({dict(compiled.collectives())}): with the "
                     f"batch split, the mean over all rows needs one. See {PARTITION_DOCS}", "wrong-collective")

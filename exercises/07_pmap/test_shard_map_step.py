@@ -87,6 +87,7 @@ def check_step(exercise) -> None:
     checks.assert_runs_on_devices(
         lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what=what,
         work=("dot_general",), split=((n * PER_DEVICE, D), (n * PER_DEVICE,)), collectives=AVERAGING,
+        no_gather=((n * PER_DEVICE, D), (n * PER_DEVICE,)),
         hint="Give shard_map in_specs=P('data') for x and y, so each device sees only its own rows, and "
              "combine the devices' work inside it.")
 

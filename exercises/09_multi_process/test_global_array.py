@@ -28,6 +28,59 @@ def _own_rows_only(wanted, n_local_devices):
 module.local_rows = _own_rows_only
 """
 
+# Also run before `run`: which programs global_total compiled. Each compiled program's StableHLO is
+# dumped (a JAX setting) and summarised into the report: whether it spans the cluster
+# (mhlo.num_partitions) and the shapes of its inputs and results, and which inputs are sharded.
+WATCH_THE_TOTAL = """
+import glob as _glob, os as _os, re as _re, shutil as _shutil, tempfile as _tempfile
+import jax as _jax
+
+_dump = _tempfile.mkdtemp(prefix="kata-programs-")
+_jax.config.update("jax_dump_ir_to", _dump)
+_jax.config.update("jax_dump_ir_modes", "stablehlo")
+_in_total = set()
+
+def _tensors(text):
+    found = []
+    for match in _re.finditer(r"tensor<([^>]*)>", text):
+        dims = [int(d) for d in match.group(1).split("x")[:-1] if d.isdigit()]
+        tail = text[match.end():].split("tensor<", 1)[0]
+        spec = _re.search(r"#sdy\\.sharding<@[^,]+, \\[(.*?)\\]", tail)
+        found.append({"shape": dims, "sharded": bool(spec and '"' in spec.group(1)) or "devices=[" in tail})
+    return found
+
+def _program(path):
+    text = open(path, encoding="utf-8").read()
+    parts = _re.search(r"mhlo\\.num_partitions = (\\d+)", text)
+    main = _re.search(r"func\\.func public @main\\((.*)", text)
+    inputs, _, results = (main.group(1) if main else "").partition(") -> ")
+    return {"name": _re.sub(r"^jax_ir\\d+_|_compile\\.mlir$", "", _os.path.basename(path)),
+            "partitions": int(parts.group(1)) if parts else 1,
+            "inputs": _tensors(inputs), "results": _tensors(results)}
+
+_total = module.global_total
+
+def _watched_total(x):
+    before = set(_glob.glob(_os.path.join(_dump, "*.mlir")))
+    try:
+        return _total(x)
+    finally:
+        _in_total.update(set(_glob.glob(_os.path.join(_dump, "*.mlir"))) - before)
+
+module.global_total = _watched_total
+_run = module.run
+
+def _run_and_report(*args):
+    report = _run(*args)
+    if isinstance(report, dict):
+        report["_total_programs"] = [_program(path) for path in sorted(_in_total)]
+    _jax.config.update("jax_dump_ir_to", "")
+    _shutil.rmtree(_dump, ignore_errors=True)
+    return report
+
+module.run = _run_and_report
+"""
+
 
 def local_count() -> int:
     return DEVICES_PER_PROCESS
@@ -39,7 +92,7 @@ def reports(exercise) -> list[dict]:
         getattr(exercise, name)  # a missing function fails here, readably, before any launch
     return checks.run_in_processes(
         exercise.module.__file__, "run", n_processes=N_PROCESSES, devices_per_process=DEVICES_PER_PROCESS,
-        what="run(...)", prelude=OWN_ROWS_ONLY)
+        what="run(...)", prelude=OWN_ROWS_ONLY + WATCH_THE_TOTAL)
 
 
 def all_rows(exercise) -> np.ndarray:
@@ -101,3 +154,42 @@ def test_each_process_keeps_its_own_rows(exercise):
                 checks.fail(f"device {device} (process {i}) holds rows {start}..{start + n - 1} "
                             f"summing to {total:g}; those rows of the global array sum to "
                             f"{want:g}: the data landed in the wrong place.", "wrong-sharding")
+
+
+
+def _describe(programs: list[dict]) -> str:
+    if not programs:
+        return "no program at all"
+    return "; ".join(f"{p['name']} on {p['partitions']} device(s), taking "
+                     f"{', '.join(str(tuple(i['shape'])) for i in p['inputs']) or 'nothing'}"
+                     for p in programs[:4]) + ("; ..." if len(programs) > 4 else "")
+
+
+def test_the_total_is_one_program_over_the_global_array(exercise):
+    found = reports(exercise)
+    rows = all_rows(exercise)
+    shape, size, n_global = list(rows.shape), rows.size, N_PROCESSES * local_count()
+    for i, report in enumerate(found):
+        programs = report.get("_total_programs", []) if isinstance(report, dict) else []
+        over_global = [p for p in programs if p["partitions"] == n_global
+                       and any(t["shape"] == shape and t["sharded"] for t in p["inputs"])]
+        if any(any(int(np.prod(r["shape"])) < size for r in p["results"]) for p in over_global):
+            continue  # a program over the sharded global array reduced it on every device
+        gathers = [p["name"] for p in over_global if any(r["shape"] == shape for r in p["results"])]
+        if gathers:
+            checks.fail(
+                f"in process {i}, global_total gathered the whole {tuple(shape)} array before "
+                f"summing it: its program {gathers[0]} takes the sharded global array and hands all "
+                f"of it back to every process (what process_allgather or resharding to a replicated "
+                f"layout does), so one process then holds every row and the sum is done on that copy. "
+                f"On a cluster that is the batch no process should hold: the reduction itself should "
+                f"be the program over the sharded global array, each device adding its own rows and "
+                f"only partial sums crossing between processes. See {checks.MULTI_PROCESS_DOCS}",
+                "host-transfer")
+        checks.fail(
+            f"in process {i}, global_total never ran one program over the whole global array: while "
+            f"it ran it compiled {_describe(programs)}, and none takes the {tuple(shape)} array "
+            f"sharded over all {n_global} devices of the cluster. Summing shards one by one, or "
+            f"adding per-process partial sums on the host, works around the global array instead of "
+            f"using it: jitted code on the global array runs on every device of the cluster at once. "
+            f"See {checks.MULTI_PROCESS_DOCS}", "not-distributed")

@@ -83,17 +83,18 @@ def test_differentiates_the_given_functions(exercise):
     b, c = rng.standard_normal((200, 3)).astype(np.float32), rng.standard_normal((200, 3)).astype(np.float32)
     x4 = rng.standard_normal(4).astype(np.float32)
     hint = "Build it with JAX's autodiff of the function itself, not with a derivative worked out by hand."
-    with checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)):
-        got = exercise.jacobian_of_expand(jnp.asarray(X_TALL))
-    checks.assert_follows(got, np.cos(b @ X_TALL)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
+    with (checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)),
+          checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)),
+          checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6)):
+        # One program for the three (one compile, not one per eager op).
+        tall, wide, hess = jax.jit(lambda u, v, w: (exercise.jacobian_of_expand(u), exercise.jacobian_of_summarize(v),
+                                                    exercise.hessian_of_energy(w)))(
+            jnp.asarray(X_TALL), jnp.asarray(X_WIDE), jnp.asarray(x4))
+    checks.assert_follows(tall, np.cos(b @ X_TALL)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
                           rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
-    with checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)):
-        got = exercise.jacobian_of_summarize(jnp.asarray(X_WIDE))
-    checks.assert_follows(got, c.T * np.cos(X_WIDE)[None, :], what="jacobian_of_summarize(x)",
+    checks.assert_follows(wide, c.T * np.cos(X_WIDE)[None, :], what="jacobian_of_summarize(x)",
                           swapped="summarize", rtol=1e-5, atol=1e-6, hint=hint,
                           shape_hint="A Jacobian is (outputs, inputs).")
-    with checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6):
-        got = exercise.hessian_of_energy(jnp.asarray(x4))
-    checks.assert_follows(got, np.diag(-np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
+    checks.assert_follows(hess, np.diag(-np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
                           what="hessian_of_energy(x)", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
                           shape_hint="The Hessian of R^n -> R is n x n.")

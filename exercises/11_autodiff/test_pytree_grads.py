@@ -64,7 +64,9 @@ def test_gradient_matches_finite_differences(exercise):
 
 
 def test_sgd_step_updates_every_leaf_downhill(exercise):
-    new = exercise.sgd_step(_params(), jnp.asarray(X), jnp.asarray(Y), LR)
+    # New params come back; the caller's params dict stays as it was.
+    new = checks.assert_not_mutated(exercise.sgd_step, _params(), jnp.asarray(X), jnp.asarray(Y), LR,
+                                    what=f"sgd_step(params, x, y, lr={LR})")
     expected = {k: PARAMS[k] - LR * FD_GRADS[k] for k in PARAMS}
     checks.assert_close(new, expected, what=f"sgd_step(params, x, y, lr={LR})", rtol=2e-5, atol=2e-6,
                         hint="Every leaf moves against its gradient: p - lr * g, the parameter and "
@@ -88,7 +90,7 @@ def test_follows_loss_for_any_params_tree(exercise):
         return jnp.sum(jnp.sin(x @ params["w"])) + jnp.sum(params["b"] ** 2) * jnp.mean(y)
 
     with checks.swap_function(exercise, "loss", another_flat):
-        grads = exercise.loss_grads(jax.tree.map(jnp.asarray, flat), jnp.asarray(X), jnp.asarray(Y))
+        grads = jax.jit(exercise.loss_grads)(jax.tree.map(jnp.asarray, flat), jnp.asarray(X), jnp.asarray(Y))
     want = {"w": X.T @ np.cos(X @ flat["w"]), "b": 2 * flat["b"] * Y.mean()}
     checks.assert_follows(grads, want, what="loss_grads(params, x, y)", swapped="loss", rtol=1e-5, atol=1e-5,
                           hint="The gradient must come from differentiating loss with jax.grad, not "
@@ -108,14 +110,14 @@ def test_follows_loss_for_any_params_tree(exercise):
             "extra": {"scale": params["extra"]["scale"] ** 2}}
     tree = jax.tree.map(jnp.asarray, params)
     with checks.swap_function(exercise, "loss", another):
-        grads = exercise.loss_grads(tree, jnp.asarray(X), jnp.asarray(Y))
+        grads = jax.jit(exercise.loss_grads)(tree, jnp.asarray(X), jnp.asarray(Y))
         checks.assert_follows(grads, want, what="loss_grads(params, x, y)", swapped="loss",
                               rtol=1e-5, atol=1e-6,
                               hint="The gradient must come from differentiating loss with jax.grad, "
                                    "not from a formula worked out by hand.",
                               shape_hint="The gradient has the structure of params, whatever it is.")
         try:
-            new = exercise.sgd_step(tree, jnp.asarray(X), jnp.asarray(Y), LR)
+            new = jax.jit(exercise.sgd_step)(tree, jnp.asarray(X), jnp.asarray(Y), LR)
         except (TypeError, KeyError, ValueError) as error:
             checks.fail(f"sgd_step failed on params with a nested dict (params['extra']['scale']): "
                         f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}. "

@@ -41,6 +41,12 @@ def test_product_is_replicated(exercise):
             _explained(error, "project(x, w)")
     checks.assert_close(out, x @ w, what="project(x, w)", rtol=1e-5, atol=1e-5,
                         hint="The product sums over d, across all devices' blocks.")
+    held = len(out.sharding.device_set)
+    if held != jax.device_count():
+        checks.fail(f"project(x, w) is held by {held} device(s) ({out.sharding}); expected a whole copy on "
+                    f"every one of the {jax.device_count()} devices of the mesh. The result was moved off "
+                    f"the mesh after it was computed: leave it where the contraction's out_sharding "
+                    f"puts it.", "wrong-sharding")
     if not out.sharding.is_fully_replicated:
         checks.fail(f"project(x, w) has type {jax.typeof(out)}; expected float32[{BATCH},{K}], a whole copy "
                     f"on every device. The layout of a contraction's result is what out_sharding names.",
@@ -56,9 +62,13 @@ def test_partial_products_are_summed_not_operands_gathered(exercise):
         except Exception as error:  # noqa: BLE001 - the ShardingTypeError, explained
             _explained(error, "compiling project(x, w)")
     found = compiled.collectives()
-    if found["all-gather"]:
-        checks.fail(f"project(x, w) compiles to {dict(found)}: an all-gather copies an operand whole onto "
-                    f"every device before multiplying, so each device repeats work on data it did not "
+    # Gathering the small (batch, k) result is allowed; gathering x or w whole is the mistake.
+    operands = {(BATCH, 2 * n): "x", (2 * n, K): "w"}
+    gathered = sorted({operands[shape] for op, shape in compiled.collective_shapes()
+                       if op == "all-gather" and shape in operands})
+    if gathered:
+        checks.fail(f"project(x, w) compiles to {dict(found)}: an all-gather copies {' and '.join(gathered)} "
+                    f"whole onto every device before multiplying, so each device repeats work on data it did not "
                     f"hold. Multiply the blocks in place and let the result's out_sharding decide how the "
                     f"partial products are combined. See {TYPES_DOCS}", "wrong-collective")
     if not (found["all-reduce"] or found["reduce-scatter"]):

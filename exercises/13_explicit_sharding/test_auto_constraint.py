@@ -33,7 +33,9 @@ def _auto_axes(mesh) -> None:
     if explicit:
         checks.fail(f"data_mesh() builds axes {dict(zip(mesh.axis_names, mesh.axis_types))}: axis "
                     f"{explicit[0]!r} is not Auto, so the sharding is fixed in the array's type and "
-                    f"with_sharding_constraint can only assert it, not steer the compiler. "
+                    f"with_sharding_constraint cannot steer the compiler there (given a NamedSharding on "
+                    f"that mesh it is refused; under jax.set_mesh a bare spec only asserts the split "
+                    f"the type already has). Constraints steer only on Auto axes. "
                     f"See {TYPES_DOCS}", "wrong-sharding")
 
 
@@ -42,6 +44,7 @@ def test_columns_come_back_standardized_and_split(exercise):
     try:
         out = exercise.standardize_columns(x)
     except Exception as error:  # noqa: BLE001 - with_sharding_constraint on Explicit axes, explained
+        _auto_axes(mesh)  # the cause this task is about, before the generic explanation
         _explained(error, "standardize_columns(x)")
     checks.assert_close(out, (host - host.mean(axis=0)) / host.std(axis=0), what="standardize_columns(x)",
                         rtol=1e-4, atol=1e-5, hint="Each column to mean 0 and std 1: reduce over axis 0.")

@@ -14,6 +14,7 @@ class Cell:
     kernel: object
     recurrent: object
     gate: dict
+    kernel_init: object  # an attribute whose name only starts with "kernel"
 
 
 def _tree(factor):
@@ -21,7 +22,7 @@ def _tree(factor):
     k = lambda *shape: (rng.uniform(0.5, 1.5, size=shape) * factor).astype(np.float32)
     o = lambda *shape: rng.uniform(0.5, 1.5, size=shape).astype(np.float32)
     return (
-        Cell(kernel=k(2, 3), recurrent=o(3, 3), gate={"kernel": k(3,), "bias": o(3)}),
+        Cell(kernel=k(2, 3), recurrent=o(3, 3), gate={"kernel": k(3,), "bias": o(3)}, kernel_init=o(3)),
         [{"kernel": k(3, 3)}, {"w": o(3, 3)}],
         {"kernel_init": o(2), "out": {"layer": {"kernel": k(3, 1)}}},
     )
@@ -35,4 +36,5 @@ def test_another_tree(exercise):
         checks.fail(f"leaf_paths of another tree returned {got!r}; expected {paths!r}.")
     checks.assert_close(exercise.decay_kernels(params, 0.3), want, rtol=1e-6,
                         what="decay_kernels(another tree, 0.3)",
-                        hint="Read each leaf's own path: the tree may have any shape.")
+                        hint="Read each leaf's own path, key by key: the tree may have any shape, and a name that "
+                             "only starts with 'kernel' is another name.")

@@ -74,6 +74,19 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
                     f"auxiliary data, so jit cannot key its cache on it. {DOCS}", "not-pytree")
     rebuilt = jax.tree.unflatten(treedef, [MEAN * 2, LOG_STD * 2])
     _fields(rebuilt, "jax.tree.unflatten(treedef, [2 * mean, 2 * log_std])", MEAN * 2, LOG_STD * 2, "prior")
+    # Tree utilities rebuild the class around whatever the leaves have become: here, shape tuples.
+    try:
+        shapes = jax.tree.map(np.shape, g)
+        kept = (getattr(shapes, "mean", None), getattr(shapes, "log_std", None))
+    except Exception as error:  # noqa: BLE001 - any conversion error in unflatten is the lesson
+        kept = f"an error ({type(error).__name__})"
+    if not (isinstance(kept, tuple)
+            and all(type(k) is tuple and k == want for k, want in zip(kept, (MEAN.shape, LOG_STD.shape)))):
+        checks.fail(f"jax.tree.map(np.shape, g) gave a Gaussian holding {kept!r}; expected the two shape "
+                    f"tuples, {MEAN.shape} and {LOG_STD.shape}, exactly as the leaf function returned them. "
+                    f"unflatten converts or checks its children, but JAX and tree utilities rebuild a node "
+                    f"from whatever the leaves are at that point (shapes, None, ShapeDtypeStructs, "
+                    f"placeholder objects, tracers): it must store them as they are. {DOCS}", "not-pytree")
 
 
 def test_through_jit_with_the_name_static(exercise):

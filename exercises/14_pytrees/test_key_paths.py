@@ -34,6 +34,8 @@ def _params(kernel, other):
             {"mlp": Proj(kernel=kernel((4, 2)), bias=other((2,))), "kernels": other((2, 2))},
         ],
         "conv": {"kernel": kernel((3,))},
+        # "kernel" higher up the path: every leaf below it is a kernel's part.
+        "experts": {"kernel": [kernel((2, 2)), kernel((2,))]},
         "embedding": other((5, 3)),
         "step": other((), np.int32),
     }
@@ -69,8 +71,9 @@ def test_decay_only_leaves_keyed_kernel(exercise):
     got = exercise.decay_kernels(params, rate)
     checks.assert_close(got, want, rtol=1e-6, what="decay_kernels(params, 0.1)",
                         hint="Decide by the keys on each leaf's path: a key named exactly 'kernel' (a dict "
-                             "key or an attribute of a registered class). 'kernel_scale' and 'kernels' are "
-                             "other names, and a leaf's shape says nothing about its role.")
+                             "key or an attribute of a registered class) anywhere on it, not only the last "
+                             "one. 'kernel_scale' and 'kernels' are other names, and a leaf's shape says "
+                             "nothing about its role.")
     for (path, leaf), original in zip(jax.tree_util.tree_flatten_with_path(got)[0], jax.tree.leaves(params)):
         if np.asarray(leaf).dtype != np.asarray(original).dtype:
             checks.fail(f"decay_kernels(params, 0.1){jax.tree_util.keystr(path)} came back as "
@@ -88,3 +91,5 @@ def test_decay_is_pure_and_traceable(exercise):
                     "rate) is a tracer, so the decay must be written with JAX operations, leaf by leaf "
                     f"through the tree. {DOCS}", "numpy-on-tracer")
     checks.assert_close(got, want, rtol=1e-6, what="jax.jit(decay_kernels)(params, 0.25)")
+    checks.assert_no_callbacks(checks.program_of(exercise.decay_kernels, params, 0.25, what="decay_kernels"),
+                               what="decay_kernels(params, 0.25)")

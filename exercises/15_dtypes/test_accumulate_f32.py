@@ -37,6 +37,7 @@ def _check_values(got, want, what):
 
 def _check_program(fn, args, what):
     program = checks.program_of(fn, *args, what=what)
+    checks.assert_no_callbacks(program, what=what)
     dots = [e for e in _all_eqns(program.jaxpr.jaxpr) if e.primitive.name == "dot_general"]
     if not dots:
         checks.fail(f"{what} has no dot_general in its program: the products and sums should be one "

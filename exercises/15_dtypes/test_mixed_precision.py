@@ -36,8 +36,13 @@ def _all_eqns(jaxpr):
             yield from _all_eqns(getattr(sub, "jaxpr", sub))
 
 
+def _is_matmul(eqn):
+    """A dot_general of matrices (x @ w and its transposes), not a dot of flat vectors (a sum of squares)."""
+    return eqn.primitive.name == "dot_general" and all(v.aval.ndim >= 2 for v in eqn.invars)
+
+
 def _matmuls_in_bfloat16(eqns, what):
-    dots = [e for e in eqns if e.primitive.name == "dot_general"]
+    dots = [e for e in eqns if _is_matmul(e)]
     if not dots:
         checks.fail(f"{what} has no matmul (dot_general) in its program: compute x @ w with jnp.dot, "
                     f"jnp.matmul or @. {DOCS}", "wrong-tool")
@@ -63,9 +68,11 @@ def test_loss_is_a_float32_scalar(exercise):
 def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
     params, x, y = _problem()
     program = checks.program_of(exercise.loss_fn, params, x, y, what="loss_fn")
+    checks.assert_no_callbacks(program, what="loss_fn")
     eqns = list(_all_eqns(program.jaxpr.jaxpr))
     _matmuls_in_bfloat16(eqns, "loss_fn")
-    sums = [i for i, e in enumerate(eqns) if e.primitive.name == "reduce_sum"]
+    sums = [i for i, e in enumerate(eqns)
+            if e.primitive.name == "reduce_sum" or (e.primitive.name == "dot_general" and not _is_matmul(e))]
     for i in sums:
         if eqns[i].invars[0].aval.dtype != jnp.float32:
             checks.fail(f"loss_fn sums {eqns[i].invars[0].aval.dtype.name} values (a reduce_sum in its "
@@ -103,4 +110,25 @@ def test_train_step_keeps_float32_master_weights(exercise):
                                  "near 1.0 (2**-7): it survives only on float32 master weights, updated "
                                  "in float32.")
     program = checks.program_of(exercise.train_step, params, x, y, LR, what="train_step")
+    checks.assert_no_callbacks(program, what="train_step")
     _matmuls_in_bfloat16(list(_all_eqns(program.jaxpr.jaxpr)), "train_step")
+
+
+def test_train_step_differentiates_loss_fn(exercise):
+    # Swap loss_fn for another loss: a step that takes jax.grad of loss_fn follows it, a gradient
+    # formula written out by hand does not. New shapes, so no cached trace of the original is reused.
+    rng = np.random.default_rng(5)
+    params = {"w": rng.uniform(0.5, 1.5, size=(3, 2)).astype(np.float32),
+              "b": rng.uniform(0.5, 1.5, size=2).astype(np.float32)}
+    x, y = rng.normal(size=(5, 3)).astype(np.float32), rng.normal(size=(5, 2)).astype(np.float32)
+
+    def other_loss(params, x, y):  # gradient: 2 w for w, 3 for every b
+        return jnp.sum(params["w"] ** 2) + 3.0 * jnp.sum(params["b"])
+
+    with checks.swap_function(exercise, "loss_fn", other_loss):
+        new = jax.jit(exercise.train_step)({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x),
+                                           jnp.asarray(y), 0.1)
+    want = {"w": params["w"] - 0.1 * 2 * params["w"], "b": params["b"] - 0.1 * 3.0}
+    checks.assert_follows(new, want, what="train_step(params, x, y, 0.1)", swapped="loss_fn", rtol=1e-5,
+                          hint="One SGD step uses the gradient of loss_fn itself, by jax.grad: jax.grad "
+                               "follows the casts, and so the bfloat16 matmuls run backwards too.")

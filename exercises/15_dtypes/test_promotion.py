@@ -60,6 +60,7 @@ def test_every_step_runs_in_x_dtype(exercise):
         x, y = _inputs(x_dtype, y_dtype)
         what = f"blend(x: {_name(x_dtype)}, y: {_name(y_dtype)}, gain={type(gain).__name__}({gain}))"
         program = checks.program_of(lambda x, y: exercise.blend(x, y, gain), x, y, what="blend")
+        checks.assert_no_callbacks(program, what=what)
         for eqn in _all_eqns(program.jaxpr.jaxpr):
             if eqn.primitive.name == "convert_element_type":
                 continue

@@ -11,7 +11,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `swap_function` + `assert_follows` (the answer transforms the function the task names)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
 - programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
-  scan stores per step for the backward pass, `StoredValue`; its largest value),
+  scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
+  outputs depend on, and whether one call `wraps` input to output: decoys do not count),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
   `assert_runs_on_devices` (where the work ran), `compiled_program` (partitioned HLO),
   `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`

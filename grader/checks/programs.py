@@ -96,6 +96,31 @@ class MappedCall:
     def primitives(self) -> list[str]:
         return [eqn.primitive.name for eqn in _all_eqns(self.body)]
 
+    def gathered_inputs(self) -> list[tuple[int, ...]]:
+        """Global shapes of the operands the per-device program all-gathers back whole.
+
+        An operand counts when an all_gather's input is that operand's block, or a value of the
+        same size computed from it (a reshape, a copy, an elementwise op): every device then holds
+        the whole array again. Gathering something smaller (a gradient, a partial sum) does not count.
+        """
+        body = getattr(self.body, "jaxpr", self.body)
+        producers = {id(out): eqn for eqn in body.eqns for out in eqn.outvars}
+        operands = {id(inner): tuple(outer.aval.shape) for outer, inner in zip(self.eqn.invars, body.invars)}
+        found = []
+        for eqn in body.eqns:
+            if eqn.primitive.name not in ("all_gather", "all_gather_invariant"):
+                continue
+            var = eqn.invars[0]
+            while id(var) not in operands and id(var) in producers:
+                size = getattr(var.aval, "size", None)
+                same = [v for v in producers[id(var)].invars if getattr(getattr(v, "aval", None), "size", -1) == size]
+                if not same:
+                    break
+                var = same[0]
+            if id(var) in operands:
+                found.append(operands[id(var)])
+        return found
+
 
 @dataclass(frozen=True)
 class StoredValue:
@@ -172,6 +197,50 @@ class Program:
     def find(self, *names: str) -> list[Any]:
         """The equations of these primitives (e.g. "remat2", "custom_jvp_call"), nested ones included."""
         return [eqn for eqn in _all_eqns(self.jaxpr) if eqn.primitive.name in names]
+
+    def live(self, *names: str) -> list[Any]:
+        """The equations of these primitives whose results the program's outputs depend on, nested ones
+        included. A scan, scatter or checkpoint computed and then thrown away (a decoy beside the real
+        work, which XLA deletes) is not among them."""
+        found: list[Any] = []
+
+        def walk(jaxpr: Any) -> None:
+            jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+            needed = {id(v) for v in jaxpr.outvars}
+            for eqn in reversed(jaxpr.eqns):
+                if not any(id(v) in needed for v in eqn.outvars):
+                    continue
+                needed.update(id(v) for v in eqn.invars)
+                if eqn.primitive.name in names:
+                    found.append(eqn)
+                for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+                    walk(sub)
+
+        walk(self.jaxpr)
+        return found
+
+    def wraps(self, *names: str) -> bool:
+        """Whether one equation of these primitives takes the program's first input and returns its
+        first output (seen through nested jit calls): the function *is* that call (say, a
+        custom_jvp_call), not a decoy applied to some other value beside or around the real work."""
+
+        def walk(jaxpr: Any, arg: Any, out: Any) -> bool:
+            for eqn in jaxpr.eqns:
+                ins = [i for i, v in enumerate(eqn.invars) if v is arg]
+                outs = [i for i, v in enumerate(eqn.outvars) if v is out]
+                if not ins or not outs:
+                    continue
+                if eqn.primitive.name in names:
+                    return True
+                sub = eqn.params.get("jaxpr")
+                inner = getattr(sub, "jaxpr", sub)
+                if (eqn.primitive.name in ("jit", "pjit") and inner is not None
+                        and walk(inner, inner.invars[ins[0]], inner.outvars[outs[0]])):
+                    return True
+            return False
+
+        jaxpr = getattr(self.jaxpr, "jaxpr", self.jaxpr)
+        return bool(jaxpr.invars and jaxpr.outvars) and walk(jaxpr, jaxpr.invars[0], jaxpr.outvars[0])
 
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
@@ -264,11 +333,13 @@ def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tupl
 
 
 def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
-                hint: str = "") -> None:
+                hint: str = "", live: bool = False) -> None:
     """The program contains at least one of `primitives`: the tool the task names was used.
 
     Args:
       tool: how the learner spells it, e.g. "lax.scan".
+      live: also require the outputs to depend on one of them (`Program.live`), so a decoy whose
+        result is thrown away does not count.
     """
     __tracebackhide__ = True
     found = set(program.primitives())
@@ -276,6 +347,10 @@ def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what
         fail(sentence(f"{what} does not use {tool}: its program has no {' or '.join(sorted(primitives))} "
                       f"(it holds {', '.join(sorted(found)) or 'nothing'}). The task is about {tool}; "
                       f"the same numbers computed another way do not practise it.", hint), "wrong-tool")
+    if live and not program.live(*primitives):
+        fail(sentence(f"{what} calls {tool}, but nothing it returns depends on that call: its result "
+                      f"is thrown away (XLA deletes it) and the values come from other work. The task "
+                      f"is about {tool} producing the result.", hint), "wrong-tool")
 
 
 def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, why: str,
@@ -301,7 +376,8 @@ def assert_no_callbacks(program: Program, *, what: str) -> None:
 def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int | None = None,
                            work: tuple[str, ...] = (), split: tuple[tuple[int, ...], ...] = (),
                            collectives: tuple[str, ...] = (), no_collectives: tuple[str, ...] | bool = (),
-                           hint: str = "", **kwargs: Any) -> Program:
+                           no_gather: tuple[tuple[int, ...], ...] | None = None, hint: str = "",
+                           **kwargs: Any) -> Program:
     """The work of fn(*args) runs per device, inside a shard_map (or pmap), not before or after it.
 
     Placement of a result proves nothing about where it was computed: a result
@@ -316,6 +392,11 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         (a device given the whole batch is not data parallel).
       collectives: collectives that must appear in the per-device part (any one of them).
       no_collectives: collectives that must not appear (True: none at all).
+      no_gather: global shapes of split inputs that no device may collect back whole inside the
+        per-device program (a device that gathers the whole batch computes on all of it): an
+        all_gather of the input's block, or any collective whose result is as large as the whole
+        input (a psum of one-hot-placed blocks). Default: the `split` shapes; pass () to allow it
+        (e.g. weights gathered on purpose).
     Returns:
       The program, for further questions.
     """
@@ -365,6 +446,20 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
                              if per is not None else "does not enter the per-device program split")
                           + f"; expected each of the {n} devices to get its own 1/{n} of it, so each "
                             f"computes on its shard only.", hint, f"See {SHARD_MAP_DOCS}"), "not-distributed")
+    for shape in (split if no_gather is None else no_gather):
+        whole = math.prod(shape)
+        big = sorted({e.primitive.name for c in wide for e in _all_eqns(c.body) if e.primitive.name in COLLECTIVES
+                      and any(math.prod(getattr(v.aval, "shape", ())) >= whole for v in e.outvars)})
+        gathered = any(tuple(shape) in c.gathered_inputs() for c in wide)
+        if gathered or big:
+            how = ("all-gathers the shape-{} input back whole".format(tuple(shape)) if gathered else
+                   f"collects as much data as the whole shape-{tuple(shape)} input (its {big[0]} returns "
+                   f"that many values)")
+            fail(sentence(f"{what}: the per-device program {how}, so every device computes on all of "
+                          f"it: the work is repeated on each of "
+                          f"the {n} devices instead of split between them. Each device should compute on "
+                          f"its own block and combine only results.", hint, f"See {SHARD_MAP_DOCS}"),
+                 "not-distributed")
     used = {p for p in inside if p in COLLECTIVES}
     if collectives and not used & set(collectives):
         fail(sentence(f"{what}: the per-device program uses {sorted(used) or 'no collective'}; expected "
@@ -398,6 +493,16 @@ class CompiledProgram:
             match = re.search(r"=.*?[\s)}](" + "|".join(HLO_COLLECTIVES) + r")(-start)?\(", line)
             if match:
                 found[match.group(1)] += 1
+        return found
+
+    def collective_shapes(self) -> list[tuple[str, tuple[int, ...]]]:
+        """(op, per-device result shape) of each HLO collective, e.g. ("all-gather", (8, 16)): what
+        was gathered or reduced, so a check can tell an operand gathered whole from a small result."""
+        found = []
+        for line in self.text.splitlines():
+            match = re.search(r"=\s*\w+\[([0-9,]*)\][^\s]*\s+(" + "|".join(HLO_COLLECTIVES) + r")(-start)?\(", line)
+            if match:
+                found.append((match.group(2), tuple(int(d) for d in match.group(1).split(",") if d)))
         return found
 
     def parameter_shapes(self) -> list[tuple[int, ...]]:

@@ -1,0 +1,28 @@
+"""Right, unusually: the auxiliary data is a one-element tuple (name,) and unflatten unpacks it."""
+
+import jax
+from jax.tree_util import GetAttrKey
+
+
+class Gaussian:
+    """A diagonal Gaussian: `mean` and `log_std` are arrays (the data), `name` is a str (metadata)."""
+
+    def __init__(self, mean, log_std, name):
+        self.mean = mean
+        self.log_std = log_std
+        self.name = name
+
+    def __repr__(self):
+        return f"Gaussian(mean={self.mean!r}, log_std={self.log_std!r}, name={self.name!r})"
+
+
+def gaussian_flatten_with_keys(g):
+    return ((GetAttrKey("mean"), g.mean), (GetAttrKey("log_std"), g.log_std)), (g.name,)
+
+
+def gaussian_unflatten(aux, children):
+    (name,) = aux
+    return Gaussian(*children, name)
+
+
+jax.tree_util.register_pytree_with_keys(Gaussian, gaussian_flatten_with_keys, gaussian_unflatten)
