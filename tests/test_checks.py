@@ -497,3 +497,29 @@ def test_largest_value_and_compiled_memory():
     assert compiled.memory().output_size_in_bytes == 8 * 8 * 4
     assert compiled.memory().temp_size_in_bytes >= 0
     np.testing.assert_allclose(compiled.executable(jnp.ones(8))[-1], np.full(8, 8.0))
+
+
+ENDLESS = """
+import jax
+from jax import lax
+
+@jax.jit
+def spin(x):
+    return lax.while_loop(lambda v: v > -1.0, lambda v: v + 1.0, x)
+"""
+
+
+def spins_forever(exercise):
+    """Module level, so the helper process can run it: never ends, inside compiled code."""
+    exercise.spin(jax.numpy.float32(0.0))
+
+
+def test_within_seconds_stops_a_check_stuck_in_compiled_code(tmp_path):
+    from grader.plugin import load_exercise
+
+    path = tmp_path / "endless.py"
+    path.write_text(ENDLESS)
+    with pytest.raises(KataFailure, match="did not finish within 3 s and was stopped. no cap") as caught:
+        checks.within_seconds(3, spins_forever, load_exercise(path, "endless.py"), what="spin(0)",
+                              why="no cap")
+    assert caught.value.code == "timeout"

@@ -69,9 +69,8 @@ def test_stops_inside_the_program_with_while_loop(exercise):
              f"condition decide. See {checks.DOCS}/_autosummary/jax.lax.while_loop.html")
 
 
-def test_step_cap_ends_a_loop_that_never_converges(exercise):
-    # No update can move x by at most -1, so only the MAX_STEPS cap ends the loop.
-    # (An answer with no cap never returns: the check then times out.)
+def capped_at_max_steps(exercise):
+    """Module level, so the helper process can run it (see the check below)."""
     for a in (2.0, 1000.0):
         root, steps = exercise.newton_sqrt(jnp.float32(a), jnp.float32(-1.0))
         want_root, want_steps = newton_reference(a, -1.0)
@@ -79,3 +78,12 @@ def test_step_cap_ends_a_loop_that_never_converges(exercise):
             (root, steps), (want_root, want_steps), what=f"newton_sqrt({a}, -1.0)",
             hint="A tolerance of -1 can never be met, so the loop must stop after exactly "
                  "MAX_STEPS updates: the condition tests the step count as well as the change.")
+
+
+def test_step_cap_ends_a_loop_that_never_converges(exercise):
+    # No update can move x by at most -1, so only the MAX_STEPS cap ends the loop. An answer with
+    # no cap never returns, inside XLA where nothing interrupts it: run it where it can be stopped.
+    checks.within_seconds(
+        20, capped_at_max_steps, exercise, what="newton_sqrt(a, tol=-1.0)",
+        why="A tolerance of -1 can never be met, so only a cap on the number of updates ends the "
+            "loop; without one the compiled while_loop runs for ever.")

@@ -54,6 +54,14 @@ def test_exact_int64_milliseconds(exercise):
 
 
 def test_integer_arithmetic_in_64_bits(exercise):
+    # Traced as it is called, with the NumPy timestamps closed over: JAX records every operation it
+    # performs on them, while NumPy arithmetic done before JAX sees the data leaves only a constant.
+    as_called = checks.program_of(lambda: exercise.to_milliseconds(NS), what="to_milliseconds(ns)")
+    if not as_called.has("div"):
+        checks.fail("to_milliseconds(ns)'s program holds no division: the timestamps reach JAX already "
+                    "divided. An operator applied to the NumPy array itself (ns // ..., np.floor_divide) "
+                    "runs in NumPy on the host, before any conversion; JAX then only copies the answer. "
+                    f"The task asks for the division computed by JAX, on a JAX array. {DOCS}", "host-transfer")
     with jax.enable_x64(True):
         ns = jnp.asarray(NS)
         program = checks.program_of(exercise.to_milliseconds, ns, what="to_milliseconds")

@@ -58,6 +58,12 @@ def test_gradient_at_zero_is_zero_not_nan(exercise):
     checks.assert_uses(program, {"custom_jvp_call"}, what="norm", tool="jax.custom_jvp",
                        hint=f"Decorate norm with @jax.custom_jvp and define its rule with @norm.defjvp. "
                             f"See {CUSTOM_DOCS}")
+    if not program.wraps("custom_jvp_call"):
+        checks.fail(f"norm's program holds a custom_jvp_call, but not as norm itself: the rule belongs to "
+                    f"a function applied to some other value (an intermediate, or a library function "
+                    f"such as jax.nn.relu that has a rule of its own), so the derivative at 0 comes from "
+                    f"something else. The task puts the rule on norm: x in, the norm out. See {CUSTOM_DOCS}",
+                    "wrong-tool")
 
 
 def test_gradients_and_values_under_jit_and_vmap(exercise):

@@ -26,7 +26,8 @@ from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog,
                                     assert_jitted, count_compiles)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
-                                   assert_split_over_devices, lowered_donations, on_devices, start_worker)
+                                   assert_split_over_devices, lowered_donations, on_devices, start_worker,
+                                   within_seconds)
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
                                     StoredValue, assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
@@ -39,12 +40,13 @@ from grader.checks.values import (assert_close, assert_follows, assert_not_mutat
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
-    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue", "assert_close",
-    "assert_compiles", "assert_donated", "assert_follows", "assert_jitted", "assert_loops_rolled", "assert_no_callbacks",
-    "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
-    "assert_on_devices", "assert_replicated", "assert_runs_on_devices", "assert_sees_global_change",
-    "assert_shape_dtype", "assert_sharding", "assert_split_over_devices", "assert_uses", "compiled_program",
-    "count_compiles", "fail", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse",
-    "on_devices", "per_device_shape", "program_of", "run_in_processes", "sentence", "short",
-    "start_worker", "swap_function", "traced_jaxpr",
+    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
+    "assert_close", "assert_compiles", "assert_donated", "assert_follows", "assert_jitted",
+    "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
+    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
+    "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
+    "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
+    "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
+    "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
+    "within_seconds",
 ]

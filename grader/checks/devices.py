@@ -11,6 +11,7 @@ import os
 import select
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -193,13 +194,18 @@ class _Worker:
         self._key = os.urandom(32)
         os.write(self._to_worker, (json.dumps({"key": self._key.hex()}) + "\n").encode())
 
-    def ask(self, request: dict) -> dict:
+    def ask(self, request: dict, seconds: float | None = None) -> dict:
+        """The worker's answer; {"kind": "late"} when it has none within `seconds` (it is then stopped)."""
         os.write(self._to_worker, (json.dumps(request) + "\n").encode())
+        deadline = None if seconds is None else time.monotonic() + seconds
         while b"\n" not in self._buffer:
             ready, _, _ = select.select([self._from_worker], [], [], 1.0)
             if not ready:
                 if self.process.poll() is not None:
                     break
+                if deadline is not None and time.monotonic() > deadline:
+                    self.stop()  # stuck, perhaps in compiled code where nothing can interrupt it
+                    return {"kind": "late"}
                 continue
             chunk = os.read(self._from_worker, 1 << 16)
             if not chunk:
@@ -246,6 +252,53 @@ def stop_workers() -> None:
     _WORKERS.clear()
 
 
+def _ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
+                seconds: float | None = None) -> dict:
+    """The helper process's answer for check(exercise), remembered per exercise content."""
+    source = Path(exercise.module.__file__)
+    check_file = Path(inspect.getfile(check))
+    key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
+    if key not in _ANSWERS:
+        start_worker(n_devices)
+        worker = _WORKERS[n_devices]
+        try:
+            _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
+                                        "exercise": str(source), "label": exercise.label}, seconds)
+        except BaseException:
+            worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
+            _WORKERS.pop(n_devices, None)
+            raise
+        if _ANSWERS[key]["kind"] in ("crash", "late"):
+            _WORKERS.pop(n_devices).stop()
+    return _ANSWERS[key]
+
+
+def within_seconds(seconds: float, check: Callable[[Any], None], exercise: Any, *, what: str,
+                   why: str) -> None:
+    """Run `check(exercise)` in a helper process and fail if it has not finished within `seconds`.
+
+    For a check that never ends on a wrong answer (a while_loop with no step
+    cap hangs inside XLA, where nothing interrupts it): the helper process is
+    stopped instead of the check process hanging until its limit. It shares
+    the process `on_devices(4, ...)` uses (the device count does not matter
+    here), so a right answer costs no extra process. `check` must be a
+    module-level function of the check file; its failure comes back as this
+    check's failure.
+    """
+    __tracebackhide__ = True
+    answer = _ask_worker(4, check, exercise, seconds)
+    kind, message = answer["kind"], answer.get("message", "")
+    if kind == "ok":
+        return
+    if kind == "todo":
+        raise NotImplementedError(message)
+    if kind == "late":
+        fail(sentence(f"{what} did not finish within {seconds:g} s and was stopped.", why), "timeout")
+    if kind == "crash":
+        fail(f"{what} crashed the check process ({message}).", "crash")
+    fail(message, answer.get("code", "wrong-values"))
+
+
 def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> None:
     """Run `check(exercise)` again in a helper process that has `n_devices` CPU devices.
 
@@ -259,22 +312,7 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
     (and its code) is raised instead, since the device count is not the cause.
     """
     __tracebackhide__ = True
-    source = Path(exercise.module.__file__)
-    check_file = Path(inspect.getfile(check))
-    key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
-    if key not in _ANSWERS:
-        start_worker(n_devices)
-        worker = _WORKERS[n_devices]
-        try:
-            _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
-                                        "exercise": str(source), "label": exercise.label})
-        except BaseException:
-            worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
-            _WORKERS.pop(n_devices, None)
-            raise
-        if _ANSWERS[key]["kind"] == "crash":
-            _WORKERS.pop(n_devices).stop()
-    answer = _ANSWERS[key]
+    answer = _ask_worker(n_devices, check, exercise)
     kind, message = answer["kind"], answer.get("message", "")
     where = f"with {n_devices} devices instead of {jax.device_count()}"
     if kind == "ok":
