@@ -3,6 +3,7 @@
 import re
 
 import jax
+import jax.extend
 import numpy as np
 
 from grader import checks
@@ -109,13 +110,45 @@ def test_steps_compile_once_without_leaking(exercise):
     _fit_checking_leaks(exercise, w0, x5, y5, 2)
 
 
+def _trace_fit(exercise, w0, x, y):
+    """fit's whole program, 2 steps; a step output pulled into Python fails with its lesson."""
+    try:
+        return checks.program_of(exercise.fit, w0, x, y, steps=2, what="fit")
+    except checks.KataFailure as failure:
+        if failure.code not in ("traced-value", "numpy-on-tracer"):
+            raise
+        checks.fail(f"fit turns a step's output into a Python or NumPy value (float(loss), loss.item(), "
+                    f"np.asarray(loss), an `if` on it): {str(failure).split(': ', 1)[-1].split('.')[0]}. "
+                    f"Every step then waits for the device and copies its loss to the host. The step's "
+                    f"outputs are already arrays: keep them as JAX arrays and stack them. {LINK}",
+                    "host-transfer")
+
+
+def _loss_work_apart(program, w_shape):
+    """Top-level calls in fit's program that compute with the data (a matmul) but return no new weights."""
+    apart = []
+    for eqn in program.jaxpr.jaxpr.eqns:
+        inside = [eqn.primitive.name] + [name for sub in jax.extend.core.jaxprs_in_params(eqn.params)
+                                         for name in checks.Program(sub).primitives()]
+        if "dot_general" in inside and not any(tuple(v.aval.shape) == w_shape for v in eqn.outvars):
+            name = eqn.params.get("name") or eqn.primitive.name
+            apart += [name] if name not in apart else []
+    return apart
+
+
 def test_losses_leave_the_program_as_outputs(exercise):
     x, y = _data(4)
     w0 = np.zeros(3, np.float32)
     _fit(exercise, w0, x, y, 2)
-    program = checks.program_of(exercise.fit, w0, x, y, steps=2, what="fit")
+    program = _trace_fit(exercise, w0, x, y)
     checks.assert_not_uses(
         program, HOST_CALLS, what="fit(w, x, y, 2)", code="host-transfer",
         why="The loss travels to the host through a callback, step by step, and comes back "
             "through a Python list: a host round trip that also waits for the device. A jitted "
             "function's outputs are the way out: return the loss alongside the weights.")
+    apart = _loss_work_apart(program, w0.shape)
+    if apart:
+        checks.fail(f"fit computes the loss apart from the step that updates the weights ({', '.join(apart)} "
+                    f"in its program, returning no new weights): a second forward pass per step, op by op "
+                    f"or in another compiled function, while the jitted step already computes that loss to "
+                    f"differentiate it. Hand the loss back from the step itself. {LINK}", "repeated-work")

@@ -17,8 +17,9 @@ AT_DOCS = f"See {checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html"
 def _one_scatter(name, fn, make, scatter, tool):
     """fn's program is one scatter (of kind `scatter`), the same size for 4 or 16 ids."""
     program = checks.program_of(fn, *make(4), what=name)
+    checks.assert_no_callbacks(program, what=name)
     checks.assert_uses(program, {scatter}, what=name, tool=tool,
-                       hint="One scatter applies the update at every listed index, repeats included.")
+                       hint="One scatter applies the update at every listed index, repeats included.", live=True)
     if program.loops():
         checks.fail(f"{name} runs a loop over the ids ({program.loops()[0].primitive.name} in its "
                     f"program): one scatter does every update at once, repeated indices included. "

@@ -33,7 +33,8 @@ def pair(first: int, second: int) -> tuple[jax.Array, jax.Array]:
 
 
 def _blocked_transfer(call, guard):
-    """Run call() with one kind of transfer disallowed; the first transfer it tried, or None.
+    """Run call() with one kind of transfer disallowed, explicit and implicit; the first transfer it
+    tried, or None.
 
     Returns (kind, shape as "2,3", source device id or None, destination device id) from JAX's error.
     """
@@ -78,11 +79,25 @@ def added_where_a_lives(exercise):
         a = jax.device_put(np.arange(6, dtype=np.float32).reshape(2, 3), devices[first])
         b = jax.device_put(np.array([10.0, 20.0, 30.0], np.float32), devices[second])
         what = f"add_on_first(a of shape (2, 3) on device {first}, b of shape (3,) on device {second})"
+        # Both inputs already live on devices: nothing needs to come from the host, explicitly
+        # (device_put of a NumPy array) or implicitly (a NumPy array or number mixed into jnp work).
         host = _blocked_transfer(lambda: exercise.add_on_first(a, b), jax.transfer_guard_host_to_device)
         if host is not None and host[1] == "2,3":
             checks.fail(f"{what} sends a whole shape-(2, 3) array from the host to device {host[3]}: the sum "
                         f"was computed on the host (NumPy) and only its result placed on a's device. The "
                         f"add itself should run on a's device, with jax.Arrays. See {PLACEMENT_DOCS}",
+                        "host-transfer")
+        if host is not None and host[1] == "3":
+            checks.fail(f"{what} sends b (shape (3,)) from the host to device {host[3]}: b was copied "
+                        f"into host memory (NumPy) and back out again, a round trip through the host, "
+                        f"instead of moving from its device straight to a's. Both inputs are already "
+                        f"jax.Arrays on devices: move b between devices explicitly, then add. "
+                        f"See {PLACEMENT_DOCS}", "host-transfer")
+        if host is not None:
+            checks.fail(f"{what} sends a value of shape ({host[1]}) from the host to device {host[3]}: "
+                        f"host data (a NumPy result or a Python number) is mixed into the work, a sign "
+                        f"that the add is done on the host and only dressed up as a jax.Array. With a and "
+                        f"b already on devices, the add needs nothing from the host. See {PLACEMENT_DOCS}",
                         "host-transfer")
         moved = _blocked_transfer(lambda: exercise.add_on_first(a, b), jax.transfer_guard_device_to_device)
         if moved is not None and moved[1] != "3":

@@ -41,10 +41,10 @@ def test_gradient_passes_straight_through(exercise):
                        hint="The stop_gradient trick reaches the same numbers through arithmetic; here "
                             f"the estimator is stated as a rule. See {CUSTOM_DOCS}")
     if not program.wraps("custom_jvp_call", "custom_vjp_call"):
-        checks.fail(f"quantize's program holds a custom rule, but not as quantize itself: the rule belongs "
-                    f"to a function of some other value, and the rounded value and its gradient come from "
-                    f"other arithmetic around it (a stop_gradient trick, say). The estimator is the rule "
-                    f"of quantize: x in, round(x) out. See {CUSTOM_DOCS}", "wrong-tool")
+        checks.fail(f"quantize's program holds a custom rule, but quantize's result does not come out of "
+                    f"it: the rounded value and its gradient come from arithmetic around the rule (a "
+                    f"stop_gradient trick, say), or the rule belongs to some other value. The estimator is "
+                    f"the rule of quantize itself: x in, round(x) out. See {CUSTOM_DOCS}", "wrong-tool")
 
 
 def test_rounds_exactly_under_jit_and_vmap(exercise):

@@ -14,8 +14,8 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.lax.scan.html
 Task (fix-it): `swing(theta0, omega0, dt, steps)` integrates a pendulum and
 returns the angle after each step, shape (steps,). Its scan is fully unrolled,
 so the compiled program holds `steps` copies of the step. Keep the loop but
-unroll it partially: 4 steps per loop iteration. Same results; keep the
-signature (steps stays static).
+unroll it partially, through the scan's own unroll: 4 steps per loop
+iteration. Same results; keep the signature (steps stays static).
 """
 
 from functools import partial

@@ -35,6 +35,18 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
     pres = [s for s in stored if _is_pre(s)]
     others = [s for s in stored if s not in inputs and s not in pres]
     if inputs and pres and not others and len(stored) == 2:
+        forward = checks.program_of(exercise.loss, params, X, what="loss")
+        steps = [eqn for scan in forward.find("scan") for eqn in checks.Program(scan.params["jaxpr"]).find("remat2")
+                 if checks.Program(eqn.params["jaxpr"]).has("dot_general")]
+        if not steps:
+            checks.fail(f"loss keeps each layer's input and pre, but no jax.checkpoint inside the scan's step "
+                        f"decides it: the residuals are chosen by hand (a custom_vjp, say). The task is "
+                        f"jax.checkpoint with a policy. See {REMAT_DOCS}", "wrong-tool")
+        if pres[0].name != "pre":
+            checks.fail(f"loss keeps each layer's input and pre, but pre is kept unnamed: the policy did not "
+                        f"choose it by name (checkpointing only the work after pre keeps pre as that part's "
+                        f"input, for one). The task names the value with checkpoint_name and has the "
+                        f"policy save that name. See {REMAT_DOCS}", "wrong-tool")
         return
     kept = "; ".join(s.describe() for s in stored) or "nothing"
     remats = checks.program_of(exercise.loss, params, X, what="loss").find("remat2")

@@ -34,9 +34,19 @@ def _policy_name(eqn):
     return getattr(policy, "__name__", None) or repr(policy)
 
 
+def _checkpointed_steps(program):
+    """The jax.checkpoint calls inside a scan's step that hold a layer's matmul."""
+    return [eqn for scan in program.find("scan") for eqn in checks.Program(scan.params["jaxpr"]).find("remat2")
+            if checks.Program(eqn.params["jaxpr"]).has("dot_general")]
+
+
 def test_each_layer_keeps_only_its_input(exercise):
-    stored = checks.program_of(jax.grad(exercise.loss), WS, X, what="jax.grad(loss)").stored_per_step()
     forward = checks.program_of(exercise.loss, WS, X, what="loss")
+    if not forward.find("scan"):
+        checks.fail(f"loss has no lax.scan in its program any more: its layers are a Python loop, unrolled "
+                    f"into {L} copies. The task keeps the scan over the layers and changes only what each "
+                    f"step keeps for the backward pass. See {REMAT_DOCS}", "unrolled")
+    stored = checks.program_of(jax.grad(exercise.loss), WS, X, what="jax.grad(loss)").stored_per_step()
     if len(stored) != 1 or stored[0].source != "input":
         kept = "; ".join(s.describe() for s in stored) or "nothing"
         remats = forward.find("remat2")
@@ -56,6 +66,11 @@ def test_each_layer_keeps_only_its_input(exercise):
     checks.assert_uses(forward, {"remat2"}, what="loss", tool="jax.checkpoint",
                        hint="Recomputing by hand (a custom_vjp that re-runs the layer) is not the task: "
                             f"jax.checkpoint does it for any function. See {REMAT_DOCS}")
+    if not _checkpointed_steps(forward):
+        checks.fail(f"loss keeps only each layer's input, but no jax.checkpoint inside the scan's step "
+                    f"holds the layer's work: the checkpoint in its program wraps something else, and the "
+                    f"recomputation is done another way (by hand, in a custom_vjp, say). The task is "
+                    f"jax.checkpoint on the step. See {REMAT_DOCS}", "wrong-tool")
 
 
 def test_compiled_gradient_needs_less_memory(exercise):

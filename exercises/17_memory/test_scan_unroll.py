@@ -27,6 +27,13 @@ def test_scan_runs_four_steps_per_iteration(exercise):
     scans = [eqn for eqn in program.find("scan") if eqn.params.get("length") == steps]
     if not scans:
         copies = program.primitives().count("sin")
+        if program.find("scan") and copies > 1:
+            lengths = sorted({eqn.params.get("length") for eqn in program.find("scan")})
+            checks.fail(f"swing(..., steps={steps}) copies the step by hand: its program has a scan of "
+                        f"{' or '.join(map(str, lengths))} iterations holding {copies} copies of the step's sin, "
+                        f"and no scan over the {steps} steps. The task is the scan's own unroll parameter: "
+                        f"one step in the body, {steps} iterations, and the factor left to lax.scan (which "
+                        f"also handles the steps left over). See {SCAN_DOCS}", "wrong-tool")
         code = "unrolled" if copies > 1 else "wrong-tool"
         checks.fail(f"swing(..., steps={steps}) has no lax.scan over the {steps} steps in its program "
                     f"({copies} copies of the step's sin): keep the step in one lax.scan and unroll it with "

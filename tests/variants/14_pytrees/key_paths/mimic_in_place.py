@@ -13,7 +13,7 @@ def _walk(node, rate):
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "kernel":
-                node[key] = value * (1 - rate)
+                node[key] = jax.tree.map(lambda leaf: leaf * (1 - rate), value)
             else:
                 _walk(value, rate)
     elif isinstance(node, (list, tuple)):
@@ -23,7 +23,7 @@ def _walk(node, rate):
         for field in dataclasses.fields(node):
             value = getattr(node, field.name)
             if field.name == "kernel":
-                setattr(node, field.name, value * (1 - rate))
+                setattr(node, field.name, jax.tree.map(lambda leaf: leaf * (1 - rate), value))
             else:
                 _walk(value, rate)
 
