@@ -1,6 +1,7 @@
 """Checks for pmap-7 (jit_data_parallel)."""
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
@@ -10,12 +11,12 @@ D, PER_DEVICE = 3, 2
 PARTITION_DOCS = f"{checks.DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
 
 
-def _host():
+def _host(per_device=PER_DEVICE):
     n = jax.device_count()
     rng = np.random.default_rng(2)
     return ({"w": rng.normal(size=D).astype(np.float32), "b": np.float32(-0.2)},
-            rng.normal(size=(n * PER_DEVICE, D)).astype(np.float32),
-            rng.normal(size=(n * PER_DEVICE,)).astype(np.float32))
+            rng.normal(size=(n * per_device, D)).astype(np.float32),
+            rng.normal(size=(n * per_device,)).astype(np.float32))
 
 
 def _placed(exercise, with_mesh=False):
@@ -30,10 +31,10 @@ def _placed(exercise, with_mesh=False):
     return (host, placed, mesh) if with_mesh else (host, placed)
 
 
-def _expected(params, x, y):
+def _expected(params, x, y, scale=1.0):
     residual = x @ params["w"] + params["b"] - y
-    return {"w": params["w"] - 0.1 * 2.0 * (residual[:, None] * x).mean(axis=0),
-            "b": np.float32(params["b"] - 0.1 * 2.0 * residual.mean())}
+    return {"w": params["w"] - 0.1 * scale * 2.0 * (residual[:, None] * x).mean(axis=0),
+            "b": np.float32(params["b"] - 0.1 * scale * 2.0 * residual.mean())}
 
 
 def test_place_splits_the_batch_and_copies_the_params(exercise):
@@ -95,3 +96,23 @@ def test_compiler_partitions_the_step(exercise):
     if not compiled.collectives()["all-reduce"]:
         checks.fail(f"the compiled train_step has no all-reduce ({dict(compiled.collectives())}): with the "
                     f"batch split, the mean over all rows needs one. See {PARTITION_DOCS}", "wrong-collective")
+
+
+def _tripled_loss(params, x, y):
+    return 3.0 * jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def test_gradient_follows_the_loss(exercise):
+    # A gradient written out by hand does not change when `loss` does; jax.grad(loss) does.
+    # Three rows per device: shapes no other check traced, so no cached program hides the swap.
+    mesh = jax.make_mesh((jax.device_count(),), ("data",))
+    host = _host(per_device=3)
+    rows = NamedSharding(mesh, P("data"))
+    placed = (jax.device_put(host[0], NamedSharding(mesh, P())), jax.device_put(host[1], rows),
+              jax.device_put(host[2], rows))
+    with checks.swap_function(exercise, "loss", _tripled_loss):
+        new = exercise.train_step(*placed)
+    checks.assert_follows(new, _expected(*host, scale=3.0), what="train_step(params, x, y)", swapped="loss",
+                          rtol=1e-4, atol=1e-5,
+                          hint="The step's gradient should come from the module's `loss` through "
+                               "autodiff; a formula derived by hand fits one loss only.")

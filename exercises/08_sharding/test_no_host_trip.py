@@ -71,6 +71,9 @@ def statistics_computed_where_the_rows_live(exercise):
     out = exercise.standardize(x)
     checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5, hint=COLUMNS_HINT)
     checks.assert_sharding(out, spec=("data",), n_devices=jax.device_count(), what="standardize(x)")
+    # A host callback computes on the host inside the program: a round trip that jit can trace.
+    checks.assert_no_callbacks(checks.program_of(exercise.standardize, x, what="standardize(x)"),
+                               what="standardize(x)")
     # A result laid out like x proves nothing if every device was first handed the whole batch: the
     # compiled program shows what moved between devices.
     moved = checks.compiled_program(exercise.standardize, x, what="standardize(x)").collectives()

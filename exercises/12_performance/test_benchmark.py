@@ -11,6 +11,7 @@ from grader import checks
 
 N_RUNS = 3
 NAME = "repeated_matmul"  # the jitted function's name, as compile events report it
+TICK = 0.25  # the checks' clock: this many "seconds" pass per call of f, whatever else happens
 
 
 def _slow_function():
@@ -38,6 +39,7 @@ class _Timeline:
         self.compiles = compiles  # a live CompileLog
         self.outputs = []
         self.reads = []  # (calls so far, compiles so far, all outputs so far finished?)
+        self.returned = None  # what benchmark returned
         timeline = self
 
         class Recorded:
@@ -57,13 +59,13 @@ class _Timeline:
     def clock(self):
         ready = all(leaf.is_ready() for leaf in jax.tree.leaves(self.outputs))
         self.reads.append((len(self.outputs), self.compiles.count, ready))
-        return float(len(self.reads))  # a fake clock: one "second" per read
+        return TICK * len(self.outputs)  # a fake clock: time passes only while f runs, TICK per call
 
 
 def _run(exercise, f, a):
     with checks.count_compiles(NAME) as compiles:
         timeline = _Timeline(f, compiles)
-        exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
+        timeline.returned = exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
     if len(timeline.reads) < 2:
         checks.fail(f"benchmark read the clock it was given {len(timeline.reads)} time(s): it must "
                     f"read the time only through `clock()`, before and after the timed calls.", "bad-timing")
@@ -140,3 +142,14 @@ def test_timing_waits_for_every_result(exercise):
                         "measured how fast work was queued, not how long it took. A jitted call "
                         "returns immediately (async dispatch); wait for its result before each "
                         f"clock read. See {checks.DOCS}/async_dispatch.html", "bad-timing")
+    # The seconds must come from the clock: here each call of f takes exactly TICK of its time.
+    returned = timeline.returned
+    seconds = returned[1] if isinstance(returned, tuple) and len(returned) == 2 else None
+    if isinstance(seconds, (int, float, np.floating)) and not np.isclose(float(seconds), TICK, rtol=1e-6):
+        total = np.isclose(float(seconds), TICK * N_RUNS, rtol=1e-6)
+        checks.fail(f"with a clock on which every call of f takes {TICK} s, benchmark(f, a, n_runs={N_RUNS}) "
+                    f"reported {float(seconds):g} s per call; the mean per call is {TICK} s"
+                    + (f": {float(seconds):g} s is the total of the {N_RUNS} timed calls, not the mean per call."
+                       if total else ": the reported time should be worked out from the clock's "
+                                     "readings around the timed calls.")
+                    + f" See {checks.DOCS}/async_dispatch.html", "bad-timing")
