@@ -234,6 +234,34 @@ def test_runs_on_devices_sees_a_split_input_gathered_back_whole():
     assert caught.value.code == "not-distributed"
 
 
+def test_runs_on_devices_forbids_gathering_split_inputs_by_default():
+    # The split shapes are also the no_gather shapes unless a check says otherwise, and a collective
+    # whose result is as large as a whole split input (a psum of one-hot-placed blocks) counts too.
+    from jax.sharding import PartitionSpec as P
+
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("d",), axis_types=(jax.sharding.AxisType.Auto,))
+    x = np.ones((2 * n, 3), np.float32)
+
+    def mapped(body):
+        return jax.shard_map(body, mesh=mesh, in_specs=P("d"), out_specs=P("d"), check_vma=False)
+
+    def gathered(b):  # every device rebuilds all of x, then keeps its own rows
+        return jax.lax.dynamic_slice_in_dim(jax.lax.all_gather(b, "d", tiled=True) * 2.0,
+                                            jax.lax.axis_index("d") * 2, 2)
+
+    def psummed(b):  # the same gather, written as a psum of blocks placed in a zero array
+        whole = jnp.zeros((n,) + b.shape, b.dtype).at[jax.lax.axis_index("d")].set(b)
+        return jax.lax.psum(whole, "d")[jax.lax.axis_index("d")] * 2.0
+
+    checks.assert_runs_on_devices(mapped(lambda b: b * 2.0), x, what="own rows", split=((2 * n, 3),))
+    for body in (gathered, psummed):
+        with pytest.raises(KataFailure, match="whole") as caught:
+            checks.assert_runs_on_devices(mapped(body), x, what=body.__name__, split=((2 * n, 3),))
+        assert caught.value.code == "not-distributed"
+    checks.assert_runs_on_devices(mapped(gathered), x, what="allowed", split=((2 * n, 3),), no_gather=())
+
+
 def test_runs_on_devices_reads_the_program_not_the_placement():
     from jax.sharding import NamedSharding, PartitionSpec as P
 

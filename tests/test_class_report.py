@@ -8,7 +8,6 @@ one submission that could not be graded, and the tables `grader batch` writes fr
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader import REPO_ROOT, classreport, reports
+from grader import classreport, reports
 from grader.batch import _csv, gradebook_rows, summary_rows
 from grader.grading import Check, ExerciseGrade, Grade
 from grader.manifest import select

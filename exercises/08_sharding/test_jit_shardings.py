@@ -33,9 +33,13 @@ def columns_out_of_the_program(exercise):
     fn = exercise.make_centering(mesh)
     out = fn(x)
     checks.assert_close(out, want, what="center_columns(x)", rtol=1e-5, atol=1e-4)
+    one_device = len(getattr(getattr(out, "sharding", None), "device_set", ())) == 1
     checks.assert_sharding(
         out, spec=(None, "data"), shard_shape=(x.shape[0], 1), n_devices=n, what="center_columns(x)",
-        hint="out_shardings names the layout the jitted function returns (columns over 'data'); without "
+        hint="The whole result sits on one device: jit was told no layout at all, so the NumPy input "
+             "was never split and the program ran on the default device. Layouts in and out are "
+             "arguments of jax.jit." if one_device else
+             "out_shardings names the layout the jitted function returns (columns over 'data'); without "
              "it the result keeps the rows layout it came in with.")
     # The layout must come out of the program itself: a result resharded afterwards (device_put) lands
     # the same way, but pays a second transfer outside the compiled program.
@@ -54,13 +58,16 @@ def test_output_comes_back_split_by_columns(exercise):
 
 def test_input_is_split_by_rows_on_the_way_in(exercise):
     mesh, x, _ = setup()
-    got = _compiled(exercise.make_centering(mesh), x).input_shardings[0][0]
+    compiled = _compiled(exercise.make_centering(mesh), x)
+    got = compiled.input_shardings[0][0]
     rows = NamedSharding(mesh, P("data", None))
     if not got.is_equivalent_to(rows, x.ndim):
+        chosen = ("(here: one device, as no layout was asked for at all)" if len(got.device_set) == 1
+                  else "(here it followed the output's layout)")
         checks.fail(
             f"the compiled center_columns takes its input as {got}; expected rows split over "
             f"'data' ({rows.spec}). in_shardings fixes the input layout; left out, a NumPy argument "
-            f"has no layout yet and the compiler chooses one (here from the output). "
+            f"has no layout yet and the compiler chooses one {chosen}. "
             f"See {SHARDING_DOCS}", "wrong-sharding")
 
 

@@ -32,12 +32,14 @@ module.local_rows = _own_rows_only
 # dumped (a JAX setting) and summarised into the report: whether it spans the cluster
 # (mhlo.num_partitions) and the shapes of its inputs and results, and which inputs are sharded.
 WATCH_THE_TOTAL = """
-import glob as _glob, os as _os, re as _re, shutil as _shutil, tempfile as _tempfile
+import glob as _glob, os as _os, re as _re, shutil as _shutil, sys as _sys, tempfile as _tempfile
 import jax as _jax
 
-_dump = _tempfile.mkdtemp(prefix="kata-programs-")
+# Inside the launch's scratch folder (the folder of the result file, argv[7]), removed with it.
+_dump = _tempfile.mkdtemp(prefix="programs-", dir=_os.path.dirname(_sys.argv[7]) or None)
 _jax.config.update("jax_dump_ir_to", _dump)
 _jax.config.update("jax_dump_ir_modes", "stablehlo")
+_jax.config.update("jax_include_debug_info_in_dumps", False)
 _in_total = set()
 
 def _tensors(text):

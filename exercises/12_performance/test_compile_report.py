@@ -59,7 +59,7 @@ def test_hlo_is_the_optimised_fused_program(exercise):
     if entry is None:
         checks.fail("CompileReport.hlo is not an HLO module (no ENTRY computation). "
                     "jax.jit(f).lower(...).as_text() is the StableHLO JAX hands to XLA, before any "
-                    f"optimisation; the compiled object's .as_text() is what XLA will run. See {AOT}",
+                    f"optimisation; what XLA will run is known only after the compile stage. See {AOT}",
                     "wrong-tool")
     body = "\n".join(entry)
     unfused = [op for op in ("exponential(", "sine(", "divide(", "multiply(") if op in body]
@@ -67,8 +67,8 @@ def test_hlo_is_the_optimised_fused_program(exercise):
         checks.fail("CompileReport.hlo runs the expression op by op "
                     f"({', '.join(op.rstrip('(') for op in unfused) or 'no fusion'} at the top level): "
                     "it is the program before XLA's optimiser. After .compile(), XLA fuses these "
-                    "elementwise operations into loop fusions (one pass over memory); report the "
-                    f"compiled object's .as_text(). See {AOT}", "wrong-tool")
+                    "elementwise operations into loop fusions (one pass over memory); the report "
+                    f"should show the program after that optimisation. See {AOT}", "wrong-tool")
 
 
 def test_flops_match_xla_estimate(exercise):
@@ -81,8 +81,8 @@ def test_flops_match_xla_estimate(exercise):
     if not np.isclose(float(flops), want, rtol=1e-6):
         checks.fail(f"CompileReport.flops is {float(flops):g}; XLA estimates {want:g} flops for the "
                     "compiled program. The lowered program's cost_analysis() counts the work before "
-                    "optimisation (x1/x2 three times, for example); read cost_analysis() from the "
-                    f"compiled object. See {AOT}")
+                    "optimisation (x1/x2 three times, for example); XLA's estimate of what will "
+                    f"actually run exists only after its optimiser has run. See {AOT}")
 
 
 def test_accepts_shape_specs_instead_of_data(exercise):
@@ -123,8 +123,8 @@ def test_compiles_once_and_executable_never_recompiles(exercise):
     if recompiled:
         checks.fail("CompileReport.executable ran on float32[64] inputs although it was compiled for "
                     "float32[128]: it is a jit-wrapped function, which traces and compiles again for "
-                    "each new shape. Return the executable .compile() gave you: it is fixed to the "
-                    f"compiled shapes and never recompiles. See {AOT}", "recompiles")
+                    "each new shape. An ahead-of-time executable is fixed to the shapes it was "
+                    f"compiled for and never recompiles. See {AOT}", "recompiles")
     checks.assert_compiles(calls, what="CompileReport.executable", expected=0, warm_up=log,
                            calls="calls on the shapes it was compiled for",
                            why="the executable from .compile() is ready to run: calling it must not "

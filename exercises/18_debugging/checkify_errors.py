@@ -7,9 +7,10 @@ errors=...)` rewrites `f` to return `(err, out)`: the error travels out of the
 program as data, so the checkified function can be jitted. `errors=` picks the
 checks: `checkify.index_checks` (out-of-bounds indexing), `checkify.nan_checks`
 (an operation that makes a NaN), `checkify.user_checks` (f's own
-`checkify.check(pred, message)` calls, the only ones on by default); combine
-sets with `|`. Outside jit, `err.throw()` raises a `checkify.JaxRuntimeError`
-naming the first failed check and the operation, or does nothing.
+`checkify.check(pred, message)` calls, the only ones on by default); `errors=`
+replaces that default, so combine every set you want with `|`. Outside jit,
+`err.throw()` raises a `checkify.JaxRuntimeError` naming the first failed
+check and the operation, or does nothing.
 Docs: https://docs.jax.dev/en/latest/debugging/checkify_guide.html
 
 Task (fill-in): `checked(f)` returns a function `run(*args)` that runs `f`

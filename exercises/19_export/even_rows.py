@@ -5,9 +5,10 @@ of `b` at once. `x.reshape(-1, 2 * d)` on a (b, d) array needs b * d to be a
 multiple of 2 * d, that is an even `b`, which nothing guarantees for an
 arbitrary `b`: export fails with InconclusiveDimensionOperation. Don't fix the
 size and don't pad: state the fact in the symbolic shape. Its dimensions are
-expressions, so "2*k, 3" declares an even number of rows (k of them pairs), and
-the reshape becomes (k, 6). `symbolic_shape(spec, constraints=("b >= 2",))`
-adds inequalities, but not divisibility. The artefact checks the declared
+expressions in dimension variables, not just names: in "3*n, 4" the row count
+is a multiple of 3 by construction, and shape arithmetic on it works with n.
+`symbolic_shape(spec, constraints=("b >= 2",))` adds inequalities, but not
+divisibility. The artefact checks the declared
 shapes whenever it is called: 5 rows are refused with a shape error.
 Docs: https://docs.jax.dev/en/latest/export/shape_poly.html
 
