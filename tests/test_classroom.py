@@ -34,13 +34,12 @@ from grader.classroom import arrange_upload, pinned_paths, release_files, step_m
 from grader.limits import Limits
 from grader.manifest import load_manifest, select
 from grader.solutions import PACK_NAME, read_solution
-from support import ALL_EXERCISES
+from support import ALL_EXERCISES, PURITY, PURITY_IDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 SCHEMAS = Path(__file__).parent / "schemas"
-PURITY = select(ALL_EXERCISES, "purity")
 TOTAL = sum(e.points for e in ALL_EXERCISES)
 
 
@@ -163,7 +162,7 @@ def test_installed_release_fails_until_solved_then_passes(release, tmp_path_fact
     assert stubs.returncode == 1, stubs.stdout[-3000:]
     for entry in PURITY:  # every exercise fails at least one check
         assert f"FAILED exercises/{entry.check_path}::" in stubs.stdout, stubs.stdout[-3000:]
-    graded = _run(["grader", "--only", "purity", "--json", "before.json"], course, venv)
+    graded = _run(["grader", "--only", PURITY_IDS, "--json", "before.json"], course, venv)
     assert graded.returncode == 0, graded.stderr
     before = json.loads((course / "before.json").read_text())
     assert before["score"] == 0 and all(e["status"] == "failed" for e in before["exercises"])
@@ -174,7 +173,7 @@ def test_installed_release_fails_until_solved_then_passes(release, tmp_path_fact
     shutil.copytree(REPO_ROOT / "solutions" / "01_purity", course / "exercises" / "01_purity", dirs_exist_ok=True)
     solved = _run([python, "-m", "pytest", "-q", "exercises/01_purity"], course, venv)
     assert solved.returncode == 0, solved.stdout[-3000:]
-    graded = _run(["grader", "--only", "purity"], course, venv)
+    graded = _run(["grader", "--only", PURITY_IDS], course, venv)
     assert graded.returncode == 0 and "total: 4 / 4 points" in graded.stdout, graded.stdout + graded.stderr
 
     progress = _run(["grader", "progress"], course, venv)
@@ -300,13 +299,13 @@ def runner(release, tmp_path_factory):
 
     Two stand-ins: `sudo` runs its command as is (so no sandbox user), and the
     install step becomes `install()` above (no download of JAX). The workflow
-    grades purity only (`--only purity`), to stay fast.
+    grades purity-1..4 only, to stay fast.
     """
     scratch = tmp_path_factory.mktemp("actions")
     checkout = scratch / "checkout"
     shutil.copytree(release, checkout)
     workflow = checkout / ".github/workflows/classroom.yml"
-    proc = _grader("classroom-workflow", "--release", checkout, "--only", "purity", "--out", workflow)
+    proc = _grader("classroom-workflow", "--release", checkout, "--only", PURITY_IDS, "--out", workflow)
     assert proc.returncode == 0, proc.stderr
     _purity_submission(checkout / "exercises", stubs=("debug_print.py",))
     # A failure whose message tries to be a workflow command, and a planted file.
@@ -392,7 +391,7 @@ def autograder(tmp_path_factory) -> Path:
     """A Gradescope-shaped root: source/ (the unzipped bundle, installed as setup.sh would), results/."""
     root = tmp_path_factory.mktemp("gradescope") / "autograder"
     archive = root.parent / "autograder.zip"
-    proc = _grader("gradescope-bundle", archive, "--only", "purity", "--timeout", "10", "--submission-timeout", "120")
+    proc = _grader("gradescope-bundle", archive, "--only", PURITY_IDS, "--timeout", "10", "--submission-timeout", "120")
     assert proc.returncode == 0, proc.stderr
     _unzip(archive, root / "source")
     install(root / "source" / "katas", root / "source" / "venv")

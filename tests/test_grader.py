@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from grader import REPO_ROOT
-from support import ALL_EXERCISES, EXERCISES, ONLY
+from support import ALL_EXERCISES, EXERCISES, ONLY, PURITY, PURITY_IDS
 
 MAX = sum(e.points for e in EXERCISES)
 
@@ -36,16 +36,27 @@ def test_reference_solutions_score_full_marks(runs):
 def test_json_results_follow_the_schema(runs):
     graded = runs.get("solutions")["json"]
     assert set(graded) == {"schema_version", "target", "score", "max_score", "seconds", "error",
-                           "needs_review", "review", "exercises"}
-    assert graded["schema_version"] == 2
+                           "needs_review", "review", "isolation", "exercises"}
+    assert graded["schema_version"] == 3
+    assert graded["isolation"]["mode"] in ("namespaces", "process")
     assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
     for entry in graded["exercises"]:
-        assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "flags", "checks"}
+        assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "code", "flags", "checks"}
         assert entry["status"] in ("passed", "failed")
         for check in entry["checks"]:
-            assert set(check) == {"name", "status", "message", "duration", "hidden"}
+            assert set(check) == {"name", "status", "message", "code", "duration", "hidden"}
             assert check["status"] in ("passed", "failed", "skipped")
             assert check["duration"] >= 0
+
+
+def test_every_failure_carries_a_known_code(runs):
+    """The class report groups failures by code: every failed check of the stubs has one."""
+    from grader.checks import FAILURE_CODES
+
+    graded = runs.get("stubs")["json"]
+    codes = {check["code"] for entry in graded["exercises"] for check in entry["checks"]
+             if check["status"] == "failed"}
+    assert codes and codes <= set(FAILURE_CODES), codes - set(FAILURE_CODES)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +70,7 @@ def broken_submission(tmp_path_factory):
     (folder / "debug_print.py").write_text("def step(x, velocity):\n    return x\n")
     # loop_iterator.py is missing altogether.
     out = root / "results.json"
-    proc = _grader("grade", str(root), "--only", "01_purity", "--json", str(out))
+    proc = _grader("grade", str(root), "--only", PURITY_IDS, "--json", str(out))
     return proc, json.loads(out.read_text())
 
 
@@ -71,7 +82,7 @@ def test_broken_files_score_zero_with_a_reason_and_the_rest_is_graded(broken_sub
     assert by_id["purity-2"]["score"] == 0 and "syntax error on line 1" in by_id["purity-2"]["reason"]
     assert by_id["purity-3"]["score"] == 0 and "has no `damped_step`" in by_id["purity-3"]["reason"]
     assert by_id["purity-4"]["score"] == 0 and "is missing" in by_id["purity-4"]["reason"]
-    assert graded["max_score"] == sum(e.points for e in ALL_EXERCISES if e.topic == "purity")
+    assert graded["max_score"] == sum(e.points for e in PURITY)
     assert "total: 1 / 4 points" in proc.stdout
 
 

@@ -21,12 +21,11 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
-from support import PRISTINE
+from support import PRISTINE, PURITY
 from grader.cli import main
 from grader.manifest import load_manifest, select
 from grader.progress import STATE_NAME, Progress, Verdict, fingerprint, judge
 
-PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
 GLOBAL_CONFIG = "exercises/01_purity/global_config.py"  # purity-1, the first exercise
 
 

@@ -24,9 +24,8 @@ from grader.cli import main
 from grader.manifest import load_manifest, select
 from grader.notebook import NOTEBOOK_DIR, CheckResult, lesson_markdown, render, split_stub
 from grader.progress import Progress, fingerprint
-from support import PRISTINE
+from support import PRISTINE, PURITY
 
-PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
 KERNEL = "jax-katas-test"
 CELL_TIMEOUT = 600  # seconds per cell: a check cell starts a JAX process, slow on a busy machine
 

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT, sandbox
+from support import PURITY
 from grader.grading import grade
 from grader.limits import Limits
 from grader.manifest import load_manifest, select
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
-PURITY = select(load_manifest(REPO_ROOT / "exercises"), "purity")
 ROOMY = Limits(check_seconds=60, submission_seconds=900)  # a busy machine never fails an honest check
 SHORT = Limits(check_seconds=6, hang_grace=2, submission_seconds=300)  # for the endless loop
 

@@ -8,6 +8,7 @@ checks count compiles, with answers that pass, recompile and are unfinished.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def test_cache_temperature_and_process_grouping_never_change_a_verdict(runs, tmp
     warm = scratch / "warm"
     submission = _mixed_submission(scratch / "sub")
     # On the shared workers, so that it overlaps the other project tests.
-    runs.submit("speed-cold", grade, submission, only=SUBSET, limits=ROOMY, jobs=1)
+    runs.submit("speed-cold", functools.partial(grade, submission, only=SUBSET, limits=ROOMY, jobs=1))
     runs.submit("speed-warm-up", collect, REPO_ROOT, warm, SUBSET)
     reference = _statuses(runs.get("speed-cold"))
     runs.get("speed-warm-up")
