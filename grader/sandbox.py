@@ -98,12 +98,27 @@ def choose(wanted: str | None = None) -> Isolation:
 
 
 def _python_roots() -> list[Path]:
-    """Folders the interpreter and its packages live in (read-only inside the sandbox)."""
+    """Folders the interpreter and its packages live in (read-only inside the sandbox).
+
+    Every folder on the import path counts (a `.pth` file can add one outside
+    the environment), except the repository itself and anything holding it:
+    the check process gets the grader package alone, never `solutions/`.
+    """
+    from grader import REPO_ROOT
+
     paths = sysconfig.get_paths()
     found = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(sys.base_exec_prefix),
              Path(paths["purelib"]), Path(paths["platlib"]), Path(paths["stdlib"]),
              Path(sys.executable).resolve().parent}
-    return sorted({p.resolve() for p in found if p.exists()})
+    found |= {Path(entry) for entry in sys.path if entry}
+    repo, environment = REPO_ROOT.resolve(), Path(sys.prefix).resolve()
+
+    def exposes_repository(folder: Path) -> bool:
+        inside_repo = folder.is_relative_to(repo) and not folder.is_relative_to(environment)
+        return folder == repo or repo.is_relative_to(folder) or inside_repo
+
+    roots = {p.resolve() for p in found if p.is_dir()}
+    return sorted(p for p in roots if not exposes_repository(p))
 
 
 def _grader_package() -> Path:
