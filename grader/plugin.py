@@ -132,14 +132,19 @@ class KataState:
     progress: Progress | None = None  # the progress file, once this run's results are in
     failed_hard: dict[str, str] = field(default_factory=dict)  # exercise id -> why (timeout, memory)
     restart: bool = False  # the grader's process must end after this check's report
+    _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
 
     def exercise_for(self, path: Path) -> Exercise | None:
         """The exercise a check file belongs to (in the checks folder, or the grader's hidden folder)."""
-        resolved = path.resolve()
-        for folder in (self.checks_dir, self.hidden_dir):
-            if resolved.is_relative_to(folder.resolve()):
-                return exercise_for_check_file(self.exercises, resolved.relative_to(folder.resolve()).as_posix())
-        return None
+        key = str(path)
+        if key not in self._exercise_of:  # every hook asks, for every check: resolve each file once
+            resolved, found = path.resolve(), None
+            for folder in (self.checks_dir, self.hidden_dir):
+                if resolved.is_relative_to(folder.resolve()):
+                    found = exercise_for_check_file(self.exercises, resolved.relative_to(folder.resolve()).as_posix())
+                    break
+            self._exercise_of[key] = found
+        return self._exercise_of[key]
 
     @property
     def hidden_dir(self) -> Path:
@@ -179,6 +184,7 @@ def pytest_configure(config: pytest.Config) -> None:
     handshake_fd = config.getoption("kata_channel")
     if handshake_fd is not None:
         state.channel, state.key = _open_channel(handshake_fd)
+        config.pluginmanager.register(_PlainReports(), "katas-plain-reports")
     elif state.target.resolve() == checks_dir.resolve():
         state.learner = LearnerRun()  # the learner's own files: track progress
     config.stash[_STATE] = state
@@ -358,6 +364,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)
         return report
+    if state.channel is not None:  # the grader reads the reason only: no traceback to format
+        report.longrepr = LessonRepr(report.kata_reason, report.kata_reason)
+        return report
     lesson = explain_timeout(report.kata_reason) if timed_out else explain(exc)
     text = lesson.text() if lesson is not None else ""
     trimmed = _learner_traceback(item, entry, call.excinfo)
@@ -366,6 +375,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     elif lesson is not None:
         report.longrepr = LessonRepr(f"{text}\n\n{report.longrepr}", report.kata_reason)
     return report
+
+
+class _PlainReports:
+    """Under the grader, a failed check's report without pytest's traceback formatting.
+
+    The grader reads each check's one-line reason from the signed channel, never
+    the terminal; formatting a traceback through JAX's frames costs tens of
+    milliseconds per failure, most of a failing submission's grading time.
+    """
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]):
+        from _pytest.outcomes import skip
+
+        excinfo = call.excinfo
+        if not isinstance(excinfo, pytest.ExceptionInfo) or isinstance(excinfo.value, (skip.Exception,
+                                                                                       BaseExceptionGroup)):
+            return None  # passed or skipped: pytest's own report, which costs nothing
+        sections = [(f"Captured {key} {when}", content) for when, key, content in item._report_sections]
+        return pytest.TestReport(item.nodeid, item.location, dict.fromkeys(item.keywords, 1), "failed",
+                                 str(excinfo.value)[:2000], call.when, sections, call.duration, call.start,
+                                 call.stop, user_properties=item.user_properties)
 
 
 def _learner_traceback(item: pytest.Item, entry: Exercise, excinfo: pytest.ExceptionInfo[BaseException]):

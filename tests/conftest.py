@@ -7,9 +7,13 @@ import pytest
 from support import Runs
 
 
+_RUNS: list[Runs] = []
+
+
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
     runs = Runs(tmp_path_factory.mktemp("runs"))
+    _RUNS.append(runs)
     yield runs
     runs.pool.shutdown(cancel_futures=True)
 
@@ -26,6 +30,12 @@ _TALLY: dict[str, tuple[int, int]] = {}
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    for runs in _RUNS:
+        if runs.seconds:
+            slowest = sorted(runs.seconds.items(), key=lambda item: -item[1])[:8]
+            terminalreporter.section("graded targets (two at a time)")
+            terminalreporter.write_line(f"{len(runs.seconds)} targets, {sum(runs.seconds.values()):.0f} s in all; "
+                                        "slowest: " + ", ".join(f"{name} {s:.0f} s" for name, s in slowest))
     if not _TALLY:
         return
     terminalreporter.section("values-right mimics rejected per exercise")

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,22 +124,24 @@ class Runs:
         self.scratch = scratch
         self.pool = ThreadPoolExecutor(max_workers=2)
         self.futures: dict[str, Future] = {}
+        self.seconds: dict[str, float] = {}  # target -> how long it ran, for the closing summary
 
     def start_all(self) -> None:
         if "solutions" in self.futures:
             return  # started already (other tests may have queued their own work first)
-        self.futures["solutions"] = self.pool.submit(self._grade_cli, "solutions")
-        self.futures["stubs"] = self.pool.submit(self._grade_cli, str(pristine_exercises()))
+        self.submit("solutions", self._grade_cli, "solutions")
+        self.submit("stubs", self._grade_cli, str(pristine_exercises()))
         for kind in KINDS:
             for i, group in enumerate(rounds(kind)):
-                self.futures[f"{kind}-{i}"] = self.pool.submit(self._run_round, f"{kind}-{i}", group)
+                self.submit(f"{kind}-{i}", self._run_round, f"{kind}-{i}", group)
 
     def _grade_cli(self, target: str) -> dict:
         """Grade with the real `grader` command: these runs double as its end-to-end test."""
         out = self.scratch / f"{Path(target).name}.json"
         only = ["--only", ONLY] if ONLY else []
-        proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--json", str(out), *only],
-                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
+        # One check process: the pool runs two targets at once already, one per core.
+        proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--json", str(out),
+                               "--jobs", "1", *only], cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
         return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
                 "json": json.loads(out.read_text()) if out.exists() else None}
 
@@ -154,7 +157,14 @@ class Runs:
     def submit(self, name: str, fn, *args) -> None:
         """Queue more work on the same two workers (once per name)."""
         if name not in self.futures:
-            self.futures[name] = self.pool.submit(fn, *args)
+            self.futures[name] = self.pool.submit(self._timed, name, fn, *args)
+
+    def _timed(self, name: str, fn, *args):
+        start = time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            self.seconds[name] = time.monotonic() - start
 
     def get(self, name: str):
         if name not in self.futures:
