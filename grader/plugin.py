@@ -97,6 +97,9 @@ def configure_jax(n_devices: int = N_DEVICES) -> str:
         # The katas' programs are tiny: cache them all, not only slow compiles.
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+        # JAX otherwise writes the cache's own path into every program's compile options, so a
+        # cache copied elsewhere (the warm start, each submission's own) would never be hit.
+        jax.config.update("jax_persistent_cache_enable_xla_caches", "none")
         cache = str(folder)
     count = jax.device_count()  # starts the backend: the device count is now fixed
     if not real and count != n_devices:

@@ -66,3 +66,39 @@ def test_share_out_balances_and_keeps_teaching_order():
     for group in groups:
         assert list(group) == sorted(group, key=lambda e: e.index)
     assert share_out(SUBSET, 1) == [SUBSET]
+
+
+_COMPILE_ONE = """
+import logging, sys
+hits = []
+class Hits(logging.Handler):
+    def emit(self, record):
+        hits.append(str(record.msg).startswith("Persistent compilation cache hit"))
+logger = logging.getLogger("jax._src.compiler")
+logger.addHandler(Hits()); logger.setLevel(logging.DEBUG)
+from grader.plugin import configure_jax
+configure_jax()
+import jax, jax.numpy as jnp
+jax.jit(lambda x: jnp.sin(x) * 2)(jnp.arange(3.0)).block_until_ready()
+print("hit" if any(hits) else "miss")
+"""
+
+
+def test_a_copied_cache_is_hit(tmp_path):
+    """The warm start only helps if a program cached in one folder is found in a copy elsewhere:
+    JAX writes its cache folder into every program's compile options unless told not to."""
+    import os
+    import subprocess
+    import sys
+
+    def compile_one(home: Path) -> str:
+        env = {**os.environ, "XDG_CACHE_HOME": str(home)}
+        env.pop("JAX_KATAS_NO_CACHE", None)
+        done = subprocess.run([sys.executable, "-c", _COMPILE_ONE], env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    assert compile_one(tmp_path / "first") == "miss"
+    shutil.copytree(tmp_path / "first", tmp_path / "copy")
+    assert compile_one(tmp_path / "copy") == "hit", "a copy of the cache in another folder was not hit"
