@@ -134,7 +134,9 @@ def memory_peak(submission: Path) -> float:
     code = ("import resource, sys; from pathlib import Path; from grader.grading import grade; "
             "grade(Path(sys.argv[1])); "
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    _, out = run([PYTHON, "-c", code, str(submission)])
+    # Under bubblewrap the check process is a grandchild the rusage of children never sees; the
+    # limits-only mode runs the same checks as a direct child.
+    _, out = run([PYTHON, "-c", code, str(submission)], env={"KATAS_ISOLATION": "process"})
     return int(out.strip().splitlines()[-1]) / 1024
 
 
