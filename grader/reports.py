@@ -156,8 +156,9 @@ def to_junit(report: Grade) -> str:
         suite = ET.SubElement(suites, "testsuite", name=e.exercise.id, tests=str(len(e.checks)),
                               failures=str(failures), errors="0",
                               time=f"{sum(c.result.duration for c in e.checks):.3f}")
-        ET.SubElement(ET.SubElement(suite, "properties"), "property", name="points",
-                      value=f"{e.score}/{e.exercise.points}")
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="points", value=f"{e.score}/{e.exercise.points}")
+        ET.SubElement(properties, "property", name="isolation", value=isolation_line(report))
         if not e.checks:
             case = ET.SubElement(suite, "testcase", classname=e.exercise.id, name="checks")
             ET.SubElement(case, "error", message=e.reason or "no checks ran")

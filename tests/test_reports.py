@@ -79,6 +79,8 @@ def test_junit_lists_every_check_and_the_review(mixed_grade):
     failures = root.findall(".//failure")
     assert {f.get("message") for f in failures} == {"f(x) returned 1; expected 2", "secret x"}
     assert root.find(".//testcase[@name='needs review']/error") is not None
+    isolation = {p.get("value") for p in root.findall(".//property[@name='isolation']")}
+    assert isolation == {reports.isolation_line(mixed_grade)}, "each exercise's suite says how it was walled in"
 
 
 def test_table_shows_points_reasons_total_and_review(mixed_grade):
