@@ -22,8 +22,9 @@ from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
 from grader import sandbox
 from grader.runner import CheckResult, RunResult, run_checks
-from grader.sandbox import PROCESS, Isolation
+from grader.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.scan import Flag, scan_files, scan_planted
+from grader.warm import SEALED_CACHE_ENV
 from grader.workspace import Copied, Workspace, build_workspace, lay_out
 
 
@@ -103,8 +104,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
       jobs: check processes run at once, each with its own share of the
         exercises (for one submission on an idle machine: the cores; a batch
         runs one per submission and grades submissions side by side instead).
-      warm_cache: compiled programs to start each fresh compilation cache with
-        (see grader.warm); a copy, so nothing the submission does reaches it.
+      warm_cache: the warm programs (grader.warm's folder): in the namespaces
+        sandbox its sealed programs sit read-only behind each fresh cache;
+        without it, each fresh cache starts as a copy of the eager ones.
       extra_env: more environment for the check processes (trusted runs only).
     """
     start = time.monotonic()
@@ -121,7 +123,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
             copied.files += found.files
             copied.refused.update(found.refused)
-            if warm_cache is not None:
+        sealed = _sealed_programs(warm_cache, shared_cache, isolation)
+        for part in parts:
+            if warm_cache is not None and sealed is None:
                 _warm(part.workspace, shared_cache, warm_cache)
             if user is not None:
                 _hand_over(part.workspace, user)
@@ -129,7 +133,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
         for part in parts:
             flags.update(scan_files(part.workspace.submission, [f for f in copied.files
                                                                  if any(e.path == f for e in part.exercises)]))
-        writable = ()
+        writable, readable, sealed_env = (), (), {}
+        if sealed is not None:
+            readable, sealed_env = (sealed,), {SEALED_CACHE_ENV: str(sealed)}
         if shared_cache is not None:
             shared = Path(shared_cache) / "jax-katas" / "xla"
             shared.mkdir(parents=True, exist_ok=True)
@@ -138,9 +144,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
         def run(part: _Part) -> RunResult:
             workspace = part.workspace
             return run_checks(workspace, workspace.check_paths(part.exercises), limits,
-                              env={**workspace.env(shared_cache), **(extra_env or {})}, user=user,
-                              restore=lambda: lay_out(workspace, repo, part.exercises, source),
-                              sandbox=sandbox.command(isolation, workspace.root,
+                              env={**workspace.env(shared_cache), **sealed_env, **(extra_env or {})},
+                              user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source),
+                              sandbox=sandbox.command(isolation, workspace.root, readable=readable,
                                                       writable=workspace.writable + writable))
 
         if len(parts) == 1:
@@ -194,12 +200,22 @@ def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise
     return [tuple(sorted(group, key=lambda e: e.index)) for group in groups if group]
 
 
+def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation) -> Path | None:
+    """The warm programs' sealed folder, where a submission may have it: only inside the namespaces
+    sandbox, whose read-only mount keeps it unlistable (see grader.warm)."""
+    if warm_cache is None or shared_cache is not None or isolation.mode != NAMESPACES:
+        return None
+    sealed = warm_cache / "sealed"
+    return sealed if sealed.is_dir() else None
+
+
 def _warm(workspace: Workspace, shared_cache: Path | None, warm_cache: Path) -> None:
-    """Start the workspace's fresh compilation cache with a copy of the warm programs."""
-    if shared_cache is not None or not warm_cache.is_dir():
+    """Start the workspace's fresh compilation cache with a copy of the eager programs."""
+    eager = warm_cache / "xla"
+    if shared_cache is not None or not eager.is_dir():
         return  # a shared (trusted) cache is warm already
     target = workspace.root / "cache" / "jax-katas" / "xla"
-    shutil.copytree(warm_cache, target, dirs_exist_ok=True)
+    shutil.copytree(eager, target, dirs_exist_ok=True)
 
 
 def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,

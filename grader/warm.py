@@ -1,13 +1,21 @@
 """A warm start for every submission's compilation cache, built once per version of the checks.
 
-Every submission's check processes compile the same small programs: the ones
-JAX builds for the eager operations the checks run around the learner's
-functions (making inputs, comparing results, JAX's own jitted helpers). A
-fresh cache compiles them again for each student. `grader warm` grades the
-reference solutions once with a private cache and keeps the programs that
-only eager operations produced; a submission's fresh cache starts as a copy
-of them. Programs compiled from a solution's own functions are never kept:
-their compiled code would show a submission the answer.
+Every submission's check processes compile the same small programs: the
+ones the checks' own eager operations need (making inputs, comparing
+results), and, for every answer that is right, the very programs the
+reference solutions compile. `grader warm` grades the reference solutions
+once with a private cache and keeps two sets of them:
+
+- `sealed/`: every program. In the namespaces sandbox a submission gets this
+  folder read-only and unlistable (mode --x, on a read-only mount): JAX opens
+  a program by its key, a hash of the exact program it is about to compile,
+  so a submission is served only programs it has just built itself. It can
+  neither list the folder nor open a solution's program without writing that
+  solution first.
+- `xla/`: the programs eager operations alone produced, for the fallback
+  without a sandbox, where a submission's cache starts as a copy of them
+  (there nothing stops a process from listing a folder its user owns, so no
+  solution's program is ever handed out there).
 
 The same run records how long each exercise's checks take on the reference
 solutions, so that `grade --jobs N` can share exercises out evenly.
@@ -31,6 +39,7 @@ from typing import Any
 
 from grader import REPO_ROOT
 
+SEALED_CACHE_ENV = "KATAS_SEALED_CACHE"  # set by the grader for a check process: the sealed folder
 WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
 _CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
 
@@ -52,9 +61,9 @@ def warm_dir(repo: Path = REPO_ROOT) -> Path:
 
 
 def ready(repo: Path = REPO_ROOT) -> Path | None:
-    """The warm programs' folder, if built for the present checks; else None."""
+    """The warm programs' folder (holding `xla/` and `sealed/`), if built for the present checks."""
     folder = warm_dir(repo)
-    return folder / "xla" if (folder / "ready.json").is_file() else None
+    return folder if (folder / "ready.json").is_file() else None
 
 
 @functools.cache
@@ -76,22 +85,25 @@ def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | N
     with open(folder.parent / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two batches on one machine build it once
         if (folder / "ready.json").is_file() and not force:
-            return folder / "xla"
+            return folder
         say("warming the compilation cache: grading the reference solutions once for this version "
             "of the checks ...")
         staged = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
         found = collect(repo, staged)
         if folder.exists():
+            unseal(folder / "sealed")
             shutil.rmtree(folder)
         staged.rename(folder)
         expected_seconds.cache_clear()
-        say(f"warm: {found['programs']} programs for eager operations kept in {folder}")
-        return folder / "xla"
+        say(f"warm: {found['programs']} programs kept in {folder} (sealed), {found['eager_programs']} "
+            f"of them for eager operations alone")
+        return folder
 
 
 def collect(repo: Path, dest: Path, only: tuple | None = None) -> dict:
-    """Grade the reference solutions (of `only`, default all) with a private cache; keep in
-    `dest/xla` the programs eager operations alone produced, and write `dest/ready.json`."""
+    """Grade the reference solutions (of `only`, default all) with a private cache; keep every
+    program in `dest/sealed` (then seal it), those eager operations alone produced in `dest/xla`,
+    and write `dest/ready.json`."""
     from grader.grading import grade
 
     with tempfile.TemporaryDirectory(prefix="katas-warm-") as scratch:
@@ -105,12 +117,30 @@ def collect(repo: Path, dest: Path, only: tuple | None = None) -> dict:
             entry = cache / f"{key}{_CACHE_SUFFIX}"
             if entry.is_file():
                 shutil.copyfile(entry, dest / "xla" / entry.name)
-    found = {"programs": len(list((dest / "xla").iterdir())), "score": report.score,
+        (dest / "sealed").mkdir(parents=True, exist_ok=True)
+        for entry in cache.glob(f"*{_CACHE_SUFFIX}"):
+            shutil.copyfile(entry, dest / "sealed" / entry.name)
+    found = {"programs": len(list((dest / "sealed").iterdir())),
+             "eager_programs": len(list((dest / "xla").iterdir())), "score": report.score,
              "max_score": report.max_score,
              "seconds": {e.exercise.id: round(sum(c.result.duration for c in e.checks), 3)
                          for e in report.exercises}}
     (dest / "ready.json").write_text(json.dumps(found, indent=2) + "\n")
+    seal(dest / "sealed")
     return found
+
+
+def seal(folder: Path) -> None:
+    """Files readable by name, the folder unlistable: mode --x (the sandbox mounts it read-only,
+    so no one inside can change that back)."""
+    for entry in folder.iterdir():
+        entry.chmod(0o444)
+    folder.chmod(0o111)
+
+
+def unseal(folder: Path) -> None:
+    if folder.is_dir():
+        folder.chmod(0o755)
 
 
 def _eager_only(log: Path) -> set[str]:

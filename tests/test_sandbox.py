@@ -196,3 +196,40 @@ def test_doctor_reports_the_isolation_and_that_jax_starts_inside_it():
     forced = subprocess.run([sys.executable, "-m", "grader.cli", "doctor"], capture_output=True, text=True,
                             timeout=300, env={**env, "KATAS_ISOLATION": "process"})
     assert "isolation      process: NOT sandboxed" in forced.stdout and "install bubblewrap" in forced.stdout
+
+
+PEEK = '''
+import os, sys
+sealed = sys.argv[1]
+try:
+    print("listed", os.listdir(sealed))
+except PermissionError:
+    print("cannot list")
+try:
+    os.chmod(sealed, 0o755)
+    print("changed")
+except OSError:
+    print("cannot change")
+print("by key:", open(os.path.join(sealed, "jit_answer-0123abcd-cache")).read())
+'''
+
+
+def test_sealed_programs_open_by_key_but_cannot_be_listed(tmp_path):
+    """The warm programs include every reference solution's: inside the sandbox a submission gets
+    one only by its key (the hash of the program it is compiling), never by looking around."""
+    from grader.warm import seal, unseal
+
+    isolation = _namespaces()
+    sealed = tmp_path / "warm" / "sealed"
+    sealed.mkdir(parents=True)
+    (sealed / "jit_answer-0123abcd-cache").write_text("compiled answer")
+    (tmp_path / "ws").mkdir()
+    seal(sealed)
+    try:
+        prefix = sandbox.command(isolation, tmp_path / "ws", readable=(sealed,))
+        done = subprocess.run([*prefix, sys.executable, "-I", "-c", PEEK, str(sealed)], capture_output=True,
+                              text=True, timeout=120)
+    finally:
+        unseal(sealed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["cannot list", "cannot change", "by key: compiled answer"], done.stdout

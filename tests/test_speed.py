@@ -12,11 +12,11 @@ import functools
 import shutil
 from pathlib import Path
 
-from grader import REPO_ROOT
+from grader import REPO_ROOT, sandbox
 from grader.grading import grade, share_out
 from grader.limits import Limits
 from grader.manifest import load_manifest, select
-from grader.warm import collect
+from grader.warm import SEALED_CACHE_ENV, collect, seal, unseal
 from support import PRISTINE, VARIANTS
 
 SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")
@@ -51,8 +51,11 @@ def test_cache_temperature_and_process_grouping_never_change_a_verdict(runs, tmp
     reference = _statuses(runs.get("speed-cold"))
     runs.get("speed-warm-up")
     assert any((warm / "xla").iterdir()), "the warm-up kept no programs"
-    warmed = grade(submission, only=SUBSET, limits=ROOMY, jobs=1, warm_cache=warm / "xla")
-    split = grade(submission, only=SUBSET, limits=ROOMY, jobs=2, warm_cache=warm / "xla")
+    # The sandbox's sealed programs (every solution program behind the fresh cache), then the
+    # fallback's copy of the eager ones, split over two check processes.
+    warmed = grade(submission, only=SUBSET, limits=ROOMY, jobs=1, warm_cache=warm)
+    split = grade(submission, only=SUBSET, limits=ROOMY, jobs=2, warm_cache=warm,
+                  isolation=sandbox.choose(sandbox.PROCESS))
     assert any(outcome == "passed" for outcome, _ in reference.values())
     codes = {code for outcome, code in reference.values() if outcome == "failed"}
     assert "recompiles" in codes and len(codes) > 1, f"the mix should fail in several ways: {codes}"
@@ -84,15 +87,16 @@ print("hit" if any(hits) else "miss")
 """
 
 
-def test_a_copied_cache_is_hit(tmp_path):
-    """The warm start only helps if a program cached in one folder is found in a copy elsewhere:
-    JAX writes its cache folder into every program's compile options unless told not to."""
+def test_a_copied_cache_and_sealed_programs_are_hit(tmp_path):
+    """The warm start only helps if a program cached in one folder is found in a copy elsewhere
+    (JAX writes its cache folder into every program's compile options unless told not to), and
+    in a sealed folder behind an empty cache."""
     import os
     import subprocess
     import sys
 
-    def compile_one(home: Path) -> str:
-        env = {**os.environ, "XDG_CACHE_HOME": str(home)}
+    def compile_one(home: Path, sealed: Path | None = None) -> str:
+        env = {**os.environ, "XDG_CACHE_HOME": str(home), **({SEALED_CACHE_ENV: str(sealed)} if sealed else {})}
         env.pop("JAX_KATAS_NO_CACHE", None)
         done = subprocess.run([sys.executable, "-c", _COMPILE_ONE], env=env, capture_output=True, text=True,
                               timeout=300)
@@ -102,3 +106,10 @@ def test_a_copied_cache_is_hit(tmp_path):
     assert compile_one(tmp_path / "first") == "miss"
     shutil.copytree(tmp_path / "first", tmp_path / "copy")
     assert compile_one(tmp_path / "copy") == "hit", "a copy of the cache in another folder was not hit"
+    sealed = tmp_path / "sealed"
+    shutil.copytree(tmp_path / "first" / "jax-katas" / "xla", sealed)
+    seal(sealed)
+    try:
+        assert compile_one(tmp_path / "empty", sealed=sealed) == "hit", "the sealed programs were not hit"
+    finally:
+        unseal(sealed)
