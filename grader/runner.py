@@ -238,7 +238,7 @@ class _Child:
         check_limit = limits.check_seconds + limits.hang_grace
         while True:
             try:
-                record = self.records.get(timeout=0.2)
+                record = self.records.get(timeout=0.05)  # also how soon an exit is seen
                 records.append(record)
                 check_started = time.monotonic() if record["event"] == "start" else None
                 continue

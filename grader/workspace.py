@@ -25,7 +25,7 @@ HIDDEN_DIR = "hidden"  # beside exercises/ in a workspace: the hidden checks, un
 PYTEST_CONFIG = """\
 [pytest]
 python_files = test_*.py hidden_test_*.py
-addopts = --import-mode=importlib -p no:cacheprovider --assert=plain
+addopts = --import-mode=importlib -p no:cacheprovider -p no:unraisableexception --assert=plain
 """
 
 # Environment a check process must not inherit: they change how Python,

@@ -27,6 +27,19 @@ def plain(value):
         return np.asarray(value).tolist()
     raise TypeError(f"cannot send a {type(value).__name__} back to the check")
 
+if int(index) > 0:
+    # Let process 0 open the coordinator first: a peer that knocks before it listens waits out a
+    # second of gRPC back-off. Bounded, so an answer that never starts the service still fails.
+    import socket, time
+    host, port = coordinator.rsplit(":", 1)
+    give_up = time.monotonic() + 3.0
+    while time.monotonic() < give_up:
+        try:
+            socket.create_connection((host, int(port)), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.01)
+
 try:
     spec = importlib.util.spec_from_file_location("kata_process_module", path)
     module = importlib.util.module_from_spec(spec)
