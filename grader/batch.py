@@ -39,10 +39,10 @@ from grader.files import write_atomically
 from grader.grading import grade
 from grader.limits import Limits
 from grader.manifest import Exercise
-from grader.plugin import resolve_target
+from grader.files import resolve_target
 from grader.reports import to_json
 from grader.sandbox import Isolation
-from grader.warm import ready
+from grader.warm import checks_fingerprint, ready
 
 if TYPE_CHECKING:
     from grader.cluster import ClusterSpec, Outcome
@@ -110,17 +110,6 @@ def _extract(archive: zipfile.ZipFile, dest: Path) -> None:
         if not target.is_relative_to(dest.resolve()) or (member.external_attr >> 16) & 0o170000 == 0o120000:
             raise Ungradable(f"the zip file holds an unsafe entry: {member.filename}")
     archive.extractall(dest)
-
-
-def checks_fingerprint(repo: Path = REPO_ROOT) -> str:
-    """Changes whenever the pristine checks, the manifest or the grader change."""
-    digest = hashlib.sha256(__version__.encode())
-    for folder in (repo / "exercises", repo / "grader"):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(repo).as_posix().encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fingerprint: str,

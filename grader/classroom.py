@@ -300,7 +300,7 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
     changed: loose `<name>.py` files are placed, in `scratch`, where the
     manifest expects them when the name belongs to exactly one exercise.
     """
-    from grader.plugin import resolve_target
+    from grader.files import resolve_target
 
     folder, scratch = Path(upload), Path(scratch)
     exercises = load_manifest(repo / "exercises")

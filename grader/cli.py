@@ -142,7 +142,8 @@ def grade_command(args: argparse.Namespace) -> int:
 
     from grader import reports
     from grader.grading import grade
-    from grader.plugin import cache_home, resolve_target
+    from grader.files import cache_home
+    from grader.files import resolve_target
 
     exercises = selected(args.only)
     target = resolve_target(args.path, REPO_ROOT)

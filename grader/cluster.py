@@ -46,7 +46,7 @@ from grader import REPO_ROOT
 from grader.batch import Submission, checks_fingerprint, grade_one, submission_hash, _is_bare_repo
 from grader.limits import Limits
 from grader.manifest import Exercise
-from grader.plugin import resolve_target
+from grader.files import resolve_target
 
 INSTALL_HINT = 'python -m pip install -e ".[cluster]"'
 LOCAL_PREFIX = "local:"

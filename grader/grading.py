@@ -182,8 +182,9 @@ def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise
     """Split exercises into at most `jobs` groups of about equal cost, each in teaching order.
 
     Each exercise's cost is the time its checks took on the reference
-    solutions (grader.warm records it), else a typical one; the costliest are
-    placed first, each in the group with the least so far.
+    solutions, graded as a submission is (grader.warm records it), else a
+    typical one; the costliest are placed first, each in the group with the
+    least so far.
     """
     from grader.warm import expected_seconds
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -37,7 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from grader import REPO_ROOT
+from grader import REPO_ROOT, __version__
 
 SEALED_CACHE_ENV = "KATAS_SEALED_CACHE"  # set by the grader for a check process: the sealed folder
 WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
@@ -45,7 +46,7 @@ _CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
 
 
 def warm_root() -> Path:
-    from grader.plugin import cache_home
+    from grader.files import cache_home
 
     return cache_home() / "jax-katas" / "warm"
 
@@ -55,9 +56,18 @@ def warm_dir(repo: Path = REPO_ROOT) -> Path:
     """Where the warm programs for this version of the checks (and of JAX) live."""
     from importlib.metadata import version
 
-    from grader.batch import checks_fingerprint
-
     return warm_root() / f"{checks_fingerprint(repo)[:16]}-jax{version('jax')}"
+
+
+def checks_fingerprint(repo: Path = REPO_ROOT) -> str:
+    """Changes whenever the pristine checks, the manifest or the grader change."""
+    digest = hashlib.sha256(__version__.encode())
+    for folder in (repo / "exercises", repo / "grader"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(repo).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def ready(repo: Path = REPO_ROOT) -> Path | None:

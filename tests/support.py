@@ -24,7 +24,7 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.manifest import Exercise, load_manifest, select
 from grader.grading import Grade, grade
-from grader.plugin import cache_home
+from grader.files import cache_home
 
 # KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while
 # writing them; CI always runs everything.
