@@ -20,6 +20,25 @@ def test_compilation_cache_is_on_in_a_per_user_folder():
     assert "jax-katas" in str(cache_dir())
 
 
+def test_programs_lower_alike_in_the_shared_mlir_context(monkeypatch):
+    """Every program is lowered in one MLIR context per thread (a sixth of a check process's time):
+    the program text must be the very one a fresh context gives."""
+    import jax.numpy as jnp
+    from jax._src.interpreters import mlir
+
+    shared = mlir.make_ir_context
+    assert getattr(shared, "katas_shared", False), "configure_jax did not share the MLIR context"
+    assert shared() is shared()
+
+    def program(x):
+        return jnp.cumsum(jnp.sin(x) * 2.0) @ x
+
+    x = jnp.arange(4.0)
+    in_shared = jax.jit(program).lower(x).as_text()
+    monkeypatch.setattr(mlir, "make_ir_context", shared.original)
+    assert jax.jit(program).lower(x).as_text() == in_shared
+
+
 def test_targets_resolve_to_the_folder_holding_topics(tmp_path):
     assert resolve_target("exercises", REPO_ROOT) == REPO_ROOT / "exercises"
     assert resolve_target("solutions", REPO_ROOT) == REPO_ROOT / "solutions"
