@@ -131,9 +131,10 @@ class Runs:
             return  # started already (other tests may have queued their own work first)
         self.submit("solutions", self._grade_cli, "solutions")
         self.submit("stubs", self._grade_cli, str(pristine_exercises()))
-        for kind in KINDS:
-            for i, group in enumerate(rounds(kind)):
-                self.submit(f"{kind}-{i}", self._run_round, f"{kind}-{i}", group)
+        # Biggest rounds first, so that no big one is left running alone at the end.
+        for size, name, group in sorted(((len(group), f"{kind}-{i}", group) for kind in KINDS
+                                         for i, group in enumerate(rounds(kind))), key=lambda r: -r[0]):
+            self.submit(name, self._run_round, name, group)
 
     def _grade_cli(self, target: str) -> dict:
         """Grade with the real `grader` command: these runs double as its end-to-end test."""
