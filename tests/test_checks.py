@@ -493,6 +493,22 @@ def test_run_in_processes_runs_the_prelude_and_observes_jax(tmp_path):
     assert all(seen["process_count"] == 1 and seen["local_devices"] == [0] for _, seen in found)
 
 
+def test_run_in_processes_starts_fresh_interpreters_when_it_cannot_fork(tmp_path, monkeypatch):
+    """The processes are forked from a helper that imported JAX once; without it, they are new
+    interpreters, with the same results."""
+    from grader.checks import processes
+
+    class Gone:
+        def start(self, args, log):
+            return None
+
+    monkeypatch.setattr(processes, "_forker", lambda env: Gone())
+    path = tmp_path / "roles_again.py"
+    path.write_text(PROCESS_MODULE)
+    assert checks.run_in_processes(str(path), "report", what="report(...)", n_processes=2,
+                                   devices_per_process=1) == [[0, 10], [0, 10]]
+
+
 
 def test_stored_per_step_shows_what_checkpoint_keeps():
     def layer(x, w):
