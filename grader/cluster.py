@@ -134,8 +134,26 @@ def unpack_parcel(parcel: Parcel, into: Path) -> Path:
         return target
     target.mkdir()
     with tarfile.open(fileobj=io.BytesIO(parcel.data), mode="r:gz") as tar:
-        tar.extractall(target, filter="tar")  # nothing lands outside the entry, links stay links
+        _extract_inside(tar, target)
     return target
+
+
+def _extract_inside(tar: tarfile.TarFile, target: Path) -> None:
+    """Extract as Python's "tar" filter does: nothing lands outside `target` (symlinks stay links,
+    wherever they point), no set-id bits or group/other write permission."""
+    if hasattr(tarfile, "tar_filter"):  # Python 3.11.4 and later
+        tar.extractall(target, filter="tar")
+        return
+    root = target.resolve()
+    members = tar.getmembers()
+    for member in members:
+        where = (root / member.name).resolve()
+        linked = (root / member.linkname).resolve() if member.islnk() else where
+        plain = member.isfile() or member.isdir() or member.issym() or member.islnk()
+        if not (plain and where.is_relative_to(root) and linked.is_relative_to(root)):
+            raise ValueError(f"the parcel holds an unsafe entry: {member.name}")
+        member.mode &= ~0o7022
+    tar.extractall(target, members=members)
 
 
 def environment(isolation: str | None = None, user: str | None = None) -> dict:

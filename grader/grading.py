@@ -123,7 +123,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
             copied.files += found.files
             copied.refused.update(found.refused)
-        sealed = _sealed_programs(warm_cache, shared_cache, isolation)
+        sealed = _sealed_programs(warm_cache, shared_cache, isolation, user)
         for part in parts:
             if warm_cache is not None and sealed is None:
                 _warm(part.workspace, shared_cache, warm_cache)
@@ -201,13 +201,19 @@ def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise
     return [tuple(sorted(group, key=lambda e: e.index)) for group in groups if group]
 
 
-def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation) -> Path | None:
+def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,
+                     user: str | None) -> Path | None:
     """The warm programs' sealed folder, where a submission may have it: only inside the namespaces
-    sandbox, whose read-only mount keeps it unlistable (see grader.warm)."""
+    sandbox, whose read-only mount keeps it unlistable (see grader.warm), and, for a sandbox user,
+    only where every folder above it lets anyone pass (the sandbox starts as that user)."""
     if warm_cache is None or shared_cache is not None or isolation.mode != NAMESPACES:
         return None
     sealed = warm_cache / "sealed"
-    return sealed if sealed.is_dir() else None
+    if not sealed.is_dir():
+        return None
+    if user is not None and not all(folder.stat().st_mode & 0o001 for folder in sealed.resolve().parents):
+        return None
+    return sealed
 
 
 def _warm(workspace: Workspace, shared_cache: Path | None, warm_cache: Path) -> None:
