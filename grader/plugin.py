@@ -237,7 +237,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "devices(n): the check reruns itself with n devices "
                                        "(checks.on_devices); the helper process starts at collection")
     if _owns_the_process(config):
-        atexit.register(_exit_without_teardown)  # first, so it runs after every other exit handler
+        atexit.register(_exit_without_teardown)  # before JAX and the checks' helpers: theirs run first
     header = configure_jax()
     from grader.warm import maybe_record_compiles
 
@@ -274,6 +274,9 @@ def _exit_without_teardown() -> None:
     interpreter with JAX loaded costs a learner a fifth of a second on every run."""
     if _exit_status is None:
         return
+    import logging
+
+    logging.shutdown()  # registered before this handler: would run after it
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(_exit_status)
