@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader import REPO_ROOT, __version__
+from grader import REPO_ROOT
 from grader.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.files import write_atomically
 from grader.grading import grade

@@ -23,7 +23,6 @@ from grader import REPO_ROOT, sandbox
 from support import PURITY
 from grader.grading import grade
 from grader.limits import Limits
-from grader.manifest import load_manifest, select
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ROOMY = Limits(check_seconds=60, submission_seconds=900)  # a busy machine never fails an honest check
