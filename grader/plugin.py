@@ -238,6 +238,10 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(checks.on_devices); the helper process starts at collection")
     if _owns_the_process(config):
         atexit.register(_exit_without_teardown)  # before JAX and the checks' helpers: theirs run first
+    import jax  # noqa: F401 - imported, not started: the helpers' fork server is a copy of this process
+    from grader.checks import forkserver
+
+    forkserver.start()
     header = configure_jax()
     from grader.warm import maybe_record_compiles
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -493,21 +495,71 @@ def test_run_in_processes_runs_the_prelude_and_observes_jax(tmp_path):
     assert all(seen["process_count"] == 1 and seen["local_devices"] == [0] for _, seen in found)
 
 
-def test_run_in_processes_starts_fresh_interpreters_when_it_cannot_fork(tmp_path, monkeypatch):
-    """The processes are forked from a helper that imported JAX once; without it, they are new
+def test_run_in_processes_starts_fresh_interpreters_without_the_fork_server(tmp_path, monkeypatch):
+    """The processes are forked from the check process's fork server; without it, they are new
     interpreters, with the same results."""
-    from grader.checks import processes
+    from grader.checks import forkserver
 
-    class Gone:
-        def start(self, args, log):
-            return None
-
-    monkeypatch.setattr(processes, "_forker", lambda env: Gone())
+    monkeypatch.setattr(forkserver, "fork", lambda *args, **kwargs: None)
     path = tmp_path / "roles_again.py"
     path.write_text(PROCESS_MODULE)
     assert checks.run_in_processes(str(path), "report", what="report(...)", n_processes=2,
                                    devices_per_process=1) == [[0, 10], [0, 10]]
 
+
+OPEN_FILES = """
+import os
+
+
+def open_files(*args):
+    here = os.listdir("/proc/self/fd")  # the listing's own descriptor is gone by now
+    kinds = []
+    for fd in here:
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        kinds.append("the log" if "katas-processes-" in target else target.split(":")[0] if ":[" in target
+                     else target)
+    return sorted(kinds)
+
+
+def fail_with_open_files(exercise):
+    from grader.checks import fail
+
+    fail(" ".join(open_files()), "wrong-values")
+"""
+
+
+def _helpers_open_files(tmp_path: Path, tag: str) -> tuple[list, str]:
+    from grader.checks.devices import _Worker
+
+    module = tmp_path / f"open_files_{tag}.py"
+    module.write_text(OPEN_FILES)
+    process = checks.run_in_processes(str(module), "open_files", what="open_files()", n_processes=1,
+                                      devices_per_process=1)[0]
+    worker = _Worker(2)
+    try:
+        answer = worker.ask({"check_file": str(module), "function": "fail_with_open_files",
+                             "exercise": str(module), "label": module.name}, 60)
+    finally:
+        worker.stop()
+    return process, answer["message"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only")
+def test_forked_helpers_hold_no_more_files_than_fresh_interpreters(tmp_path, monkeypatch):
+    """A helper forked from the check process's fork server keeps none of the check process's
+    files (the grader's channel, pytest's captures): it holds what a new interpreter holds."""
+    from grader.checks import forkserver
+
+    assert forkserver.start(), "the fork server did not start in this pytest process"
+    forked = _helpers_open_files(tmp_path, "forked")
+    monkeypatch.setattr(forkserver, "fork", lambda *args, **kwargs: None)
+    fresh = _helpers_open_files(tmp_path, "fresh")
+    assert forked == fresh, f"forked: {forked}; fresh interpreters: {fresh}"
+    assert forked[0] == ["/dev/null", "the log", "the log"], "a process: stdin, and the log as stdout/stderr"
+    assert forked[1].count("pipe") == 3, "the worker: its request, reply and error pipes"
 
 
 def test_stored_per_step_shows_what_checkpoint_keeps():

@@ -177,17 +177,21 @@ class _Worker:
     """A helper Python process with its own number of CPU devices, running checks on request."""
 
     def __init__(self, n_devices: int) -> None:
+        from grader.checks import forkserver
+
         self.n = n_devices
         to_worker_read, self._to_worker = os.pipe()
         self._from_worker, from_worker_write = os.pipe()
+        self._stderr, stderr_write = os.pipe()
         env = {**os.environ, "JAX_PLATFORMS": "cpu"}
-        self.process = subprocess.Popen(
+        ends = (to_worker_read, from_worker_write, stderr_write)
+        self.process = forkserver.fork("worker", {"n_devices": n_devices, "env": env}, ends) or subprocess.Popen(
             [sys.executable, "-I", "-B", "-m", "grader.checks.worker", str(n_devices),
              str(to_worker_read), str(from_worker_write)],
             pass_fds=(to_worker_read, from_worker_write), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        os.close(to_worker_read)
-        os.close(from_worker_write)
+            stdout=subprocess.DEVNULL, stderr=stderr_write, env=env)
+        for end in ends:
+            os.close(end)
         self._buffer = b""
         # The worker reads this key before it imports any learner code and signs every answer,
         # so code under test that finds the reply pipe cannot forge a pass.
@@ -213,7 +217,7 @@ class _Worker:
             self._buffer += chunk
         if b"\n" not in self._buffer:
             self.process.wait()
-            stderr = (self.process.stderr.read() or b"").decode(errors="replace").strip().splitlines()
+            stderr = self._read_stderr().decode(errors="replace").strip().splitlines()
             return {"kind": "crash", "message": (stderr or ["no output"])[-1][:300],
                     "code": self.process.returncode}
         line, self._buffer = self._buffer.split(b"\n", 1)
@@ -223,11 +227,17 @@ class _Worker:
             return {"kind": "crash", "message": "a forged answer came back from the helper process"}
         return answer
 
+    def _read_stderr(self) -> bytes:
+        chunks = []
+        while chunk := os.read(self._stderr, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        for fd in (self._to_worker, self._from_worker):
+        for fd in (self._to_worker, self._from_worker, self._stderr):
             try:
                 os.close(fd)
             except OSError:

@@ -75,10 +75,10 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
     `n_processes` fresh Python processes on this machine; return their results in
     process order.
 
-    Each process is plain Python (no pytest), forked from a helper that has
-    imported JAX but never started it (so it starts in a blink, not the
-    second an interpreter takes to import JAX; a new interpreter where the
-    helper cannot), with
+    Each process is plain Python (no pytest), forked from the check
+    process's fork server, which has imported JAX but never started it (so it
+    starts in a blink, not the second an interpreter takes to import JAX; a
+    new interpreter where there is no server), with
     `devices_per_process` CPU devices (default: this process's device count
     split between them), the coordinator is `127.0.0.1:<a free port>`, and
     results come back as JSON (arrays as lists, devices as their ids). With
@@ -142,6 +142,8 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
     import time
     from pathlib import Path
 
+    from grader.checks import forkserver
+
     coordinator = f"127.0.0.1:{_free_port()}"
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
     with tempfile.TemporaryDirectory(prefix="katas-processes-") as scratch:
@@ -152,7 +154,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
             logs.append(log)
             args = [str(path), function, coordinator, str(n), str(i), str(per), str(folder / f"result-{i}.json"),
                     prelude]
-            forked = _forker(env).start(args, str(folder / f"log-{i}.txt"))
+            forked = forkserver.fork("process", {"args": args, "log": str(folder / f"log-{i}.txt"), "env": env})
             children.append(forked or subprocess.Popen(
                 [sys.executable, "-c", _PROCESS_MAIN, *args],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
@@ -222,35 +224,22 @@ def _last_error_line(log: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-# --- starting the processes: forked from one that has imported JAX already ------------------------
+# --- a process forked from the check process's fork server -----------------------------------------
 
-# Imports JAX (never starts it), then forks a process per request that runs _PROCESS_MAIN as a
-# fresh interpreter would, in a session of its own, writing to its own log; reports each child's pid
-# when started and its exit code when it ends. Single-threaded, so forking it is safe.
-_FORKER_MAIN = r"""
-import atexit, json, os, select, sys, traceback
-import jax, numpy
-program = compile(sys.argv[1], "<kata process>", "exec")
 
-def say(message):
-    os.write(1, (json.dumps(message) + "\n").encode())
+def run_process_main(args: list[str]) -> int:
+    """Run _PROCESS_MAIN with `args` here, as `python -c` would; its exit code (for the fork server)."""
+    import atexit
+    import sys
+    import traceback
 
-def run(args, log):
-    os.setsid()
-    out = os.open(log, os.O_WRONLY | os.O_APPEND)
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    os.dup2(out, 1)
-    os.dup2(out, 2)
-    sys.stdin = open(0, closefd=False)
-    sys.stdout = open(1, "w", buffering=1, closefd=False)
-    sys.stderr = open(2, "w", buffering=1, closefd=False)
     sys.argv = ["-c", *args]
     code = 0
     try:
-        exec(program, {"__name__": "__main__"})
+        exec(compile(_PROCESS_MAIN, "<kata process>", "exec"), {"__name__": "__main__"})
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-    except BaseException:
+    except BaseException:  # noqa: BLE001 - reported in the process's log, as an interpreter would
         traceback.print_exc()
         code = 1
     try:
@@ -258,108 +247,4 @@ def run(args, log):
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(code)
-
-say({"ready": True})
-requests = b""
-while True:
-    readable, _, _ = select.select([0], [], [], 0.02)
-    if readable:
-        chunk = os.read(0, 65536)
-        if not chunk:
-            break
-        requests += chunk
-        while b"\n" in requests:
-            line, requests = requests.split(b"\n", 1)
-            request = json.loads(line)
-            pid = os.fork()
-            if pid == 0:
-                run(request["args"], request["log"])
-            say({"started": pid})
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            break
-        say({"ended": pid, "code": os.waitstatus_to_exitcode(status)})
-"""
-
-
-class _Forked:
-    """A process the forker started: the parts of subprocess.Popen the launcher uses."""
-
-    def __init__(self, forker: "_Forker", pid: int) -> None:
-        self.forker, self.pid = forker, pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self.forker.ended.get(self.pid)
-
-    def poll(self) -> int | None:
-        return self.returncode
-
-    def wait(self) -> int:
-        import time
-
-        while self.returncode is None and self.forker.alive():
-            time.sleep(0.01)
-        return self.returncode if self.returncode is not None else -9
-
-
-class _Forker:
-    def __init__(self, env: dict) -> None:
-        import queue
-        import subprocess
-        import sys
-        import threading
-
-        self.process = subprocess.Popen([sys.executable, "-c", _FORKER_MAIN, _PROCESS_MAIN], env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.ended: dict[int, int] = {}
-        self.started: queue.Queue = queue.Queue()
-        threading.Thread(target=self._listen, daemon=True).start()
-
-    def _listen(self) -> None:
-        import json
-
-        for line in self.process.stdout:
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if "started" in message:
-                self.started.put(message["started"])
-            elif "ended" in message:
-                self.ended[message["ended"]] = message["code"]
-        self.started.put(None)  # the forker is gone
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def start(self, args: list[str], log: str) -> _Forked | None:
-        """A forked process running _PROCESS_MAIN with `args`; None when the forker cannot."""
-        import json
-        import queue
-
-        if not self.alive():
-            return None
-        try:
-            self.process.stdin.write((json.dumps({"args": args, "log": log}) + "\n").encode())
-            self.process.stdin.flush()
-            pid = self.started.get(timeout=60)
-        except (OSError, queue.Empty):
-            return None
-        return _Forked(self, pid) if pid is not None else None
-
-
-_FORKERS: dict[tuple, _Forker] = {}
-
-
-def _forker(env: dict) -> _Forker:
-    """This check process's forker for `env`, started at first use (its import of JAX is paid once)."""
-    key = tuple(sorted(env.items()))
-    if key not in _FORKERS or not _FORKERS[key].alive():
-        _FORKERS[key] = _Forker(env)
-    return _FORKERS[key]
+    return code

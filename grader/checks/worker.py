@@ -1,6 +1,7 @@
 """`python -m grader.checks.worker N IN_FD OUT_FD`: run checks with N CPU devices, on request.
 
-Started by `checks.on_devices`. The first line on IN_FD is a signing key; each
+Started by `checks.on_devices`: forked from the check process's fork server
+(grader.checks.forkserver), which calls `serve`, or as this command. The first line on IN_FD is a signing key; each
 later line is a request (a check file, a function name, an exercise file),
 answered by one signed JSON line on OUT_FD. A private pipe and a key read
 before any learner code runs, so the code under test cannot forge a pass.
@@ -14,7 +15,10 @@ import sys
 
 
 def main() -> None:
-    n_devices, requests_fd, replies_fd = (int(arg) for arg in sys.argv[1:4])
+    serve(*(int(arg) for arg in sys.argv[1:4]))
+
+
+def serve(n_devices: int, requests_fd: int, replies_fd: int) -> None:
     from grader.limits import die_with_parent
     from grader.plugin import configure_jax
 
