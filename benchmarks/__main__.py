@@ -168,6 +168,9 @@ def one_exercise_figures(scratch: Path, pace: float) -> list[Figure]:
 def suite_figures(pace: float) -> list[Figure]:
     seconds, out = run([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly"], check=False)
     summary = next((line for line in reversed(out.splitlines()) if " in " in line and "passed" in line), "")
+    failed = [line.split()[1] for line in out.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+    if failed:
+        summary += "; " + ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
     return [Figure("project suite: pytest", seconds / 60, "min", 4.0, "lower", seconds / pace, summary.strip("= "))]
 
 

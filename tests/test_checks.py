@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -505,6 +506,61 @@ def test_run_in_processes_starts_fresh_interpreters_without_the_fork_server(tmp_
     path.write_text(PROCESS_MODULE)
     assert checks.run_in_processes(str(path), "report", what="report(...)", n_processes=2,
                                    devices_per_process=1) == [[0, 10], [0, 10]]
+
+
+LATE_JOINER = """
+import time
+
+import jax
+
+
+def join(coordinator, num_processes, process_id):
+    jax.distributed.initialize(coordinator, num_processes, process_id)
+    count = len(jax.devices())
+    if process_id == 1:  # still talking to the coordinator (in process 0) after process 0 is done
+        from jax._src import distributed
+
+        time.sleep(1.0)
+        distributed.global_state.client.key_value_set("late", "still here")
+    return count
+"""
+
+
+def test_a_process_that_finishes_first_waits_for_its_peers_at_exit(tmp_path):
+    """As at a normal interpreter exit, JAX's exit handlers run in each process (jax.distributed's
+    shutdown barrier): process 0, done first, must not take the coordinator away from process 1."""
+    path = tmp_path / "late_joiner.py"
+    path.write_text(LATE_JOINER)
+    assert checks.run_in_processes(str(path), "join", what="join(...)", n_processes=2,
+                                   devices_per_process=1) == [2, 2]
+
+
+PARENT_WITH_EXIT_HANDLER = """
+import atexit, os, sys
+
+marker = sys.argv[1]
+atexit.register(lambda: open(marker, "a").write(f"{os.getpid()}\\n"))  # e.g. a suite's clean-up
+import jax
+from grader import checks
+from grader.checks import forkserver
+
+assert forkserver.start()
+print(checks.run_in_processes(sys.argv[2], "join", what="join(...)", n_processes=2, devices_per_process=1))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only")
+def test_a_forked_process_runs_none_of_the_check_process_exit_handlers(tmp_path):
+    import subprocess
+
+    script, marker, module = tmp_path / "parent.py", tmp_path / "exits.txt", tmp_path / "late_joiner.py"
+    script.write_text(PARENT_WITH_EXIT_HANDLER)
+    module.write_text(LATE_JOINER)
+    done = subprocess.run([sys.executable, str(script), str(marker), str(module)], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("[2, 2]"), done.stdout
+    assert len(marker.read_text().split()) == 1, "a forked process ran the check process's exit handler"
 
 
 OPEN_FILES = """

@@ -235,8 +235,17 @@ def _as_fresh_process(env: dict) -> None:
     """Undo what the check process had set up by the time it forked the server."""
     import atexit
     import faulthandler
+    import weakref
 
-    atexit._clear()  # the check process's exit handlers are not this process's
+    # The check process's exit handlers are not this process's (a test suite's may delete its files),
+    # so all go; JAX's, registered when the check process imported it, are done again with its
+    # public calls, in the order an interpreter would run them.
+    atexit._clear()
+    atexit.register(_wait_for_effects)
+    atexit.register(_shut_down_distributed)
+    for pending in list(weakref.finalize._registry):  # e.g. the check process's temporary folders
+        pending.atexit = False
+    weakref.finalize._registered_with_atexit = False  # this process's own finalizers still run
     faulthandler.disable()
     for number in signal.valid_signals():
         if callable(signal.getsignal(number)):
@@ -250,6 +259,18 @@ def _as_fresh_process(env: dict) -> None:
     sys.stdin = open(0, closefd=False)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
+
+
+def _wait_for_effects() -> None:
+    import jax
+
+    jax.effects_barrier()
+
+
+def _shut_down_distributed() -> None:
+    import jax
+
+    jax.distributed.shutdown()  # with its barrier: a process done first waits for its peers
 
 
 def _run(request: dict, sock: socket.socket, fds: list[int]) -> None:
