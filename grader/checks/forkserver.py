@@ -243,7 +243,7 @@ def _as_fresh_process(env: dict) -> None:
     atexit._clear()
     atexit.register(_wait_for_effects)
     atexit.register(_shut_down_distributed)
-    for pending in list(weakref.finalize._registry):  # e.g. the check process's temporary folders
+    for pending in list(getattr(weakref.finalize, "_registry", ())):  # the check process's temporary folders
         pending.atexit = False
     weakref.finalize._registered_with_atexit = False  # this process's own finalizers still run
     faulthandler.disable()
