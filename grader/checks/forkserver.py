@@ -23,7 +23,6 @@ import signal
 import socket
 import sys
 import threading
-from typing import Any
 
 DISABLE_ENV = "KATAS_NO_FORKSERVER"
 
