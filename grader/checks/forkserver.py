@@ -276,9 +276,9 @@ def _run(request: dict, sock: socket.socket, fds: list[int]) -> None:
     sock.close()
     if request["kind"] == "worker":
         requests_fd, replies_fd, stderr_fd = fds
+        _keep_only(requests_fd, replies_fd, stderr_fd)
         os.dup2(stderr_fd, 2)
         os.close(stderr_fd)
-        _keep_only_with_stderr(requests_fd, replies_fd)
         _as_fresh_process(request["env"])
         from grader.checks.worker import serve
 
@@ -295,10 +295,3 @@ def _run(request: dict, sock: socket.socket, fds: list[int]) -> None:
 
     os._exit(run_process_main(request["args"]))
 
-
-def _keep_only_with_stderr(*keep: int) -> None:
-    """As _keep_only, but standard error stays where it points."""
-    saved = os.dup(2)
-    _keep_only(saved, *keep)
-    os.dup2(saved, 2)
-    os.close(saved)
