@@ -10,7 +10,8 @@ Figures:
 - grade: `grader grade` of a full correct submission (a copy of the reference
   solutions), seconds and seconds per exercise; also the number of exercises.
 - grade with failures: a submission with a few failing exercises, one of them
-  an endless loop, against the correct one plus the timeout it earned.
+  an endless loop, against the correct one plus the timeout it earned (best
+  of two runs of each).
 - batch: `grader batch --workers 2` against `--workers 1` on the same class
   (throughput ratio, best of two alternated runs of each), and the memory peak
   of one submission's check processes.
@@ -98,7 +99,8 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
     for rel in stubs:
         shutil.copyfile(REPO / "exercises" / rel, failing / rel)
     (failing / "03_jit_tracing/compile_once.py").write_text("while True:\n    pass\n")
-    with_loop, _ = run(grader("grade", str(failing), "--timeout", str(LOOP_TIMEOUT)))
+    # Best of as many runs as the correct one: noise only ever adds time, to either side.
+    with_loop = min(run(grader("grade", str(failing), "--timeout", str(LOOP_TIMEOUT)))[0] for _ in times)
     earned = seconds + LOOP_TIMEOUT
     return [
         Figure("exercises in the curriculum", n, "exercises", 95, "higher"),
@@ -106,7 +108,7 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
                f"{seconds / n:.3f} s per exercise; best of {len(times)}"),
         Figure("grade: a submission with 4 failing exercises (one an endless loop), vs correct + timeout",
                with_loop / earned, "x", 1.0, "lower", None,
-               f"{with_loop:.1f} s vs {seconds:.1f} s + a {LOOP_TIMEOUT} s timeout"),
+               f"{with_loop:.1f} s vs {seconds:.1f} s + a {LOOP_TIMEOUT} s timeout; best of {len(times)} each"),
     ]
 
 

@@ -238,6 +238,10 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(checks.on_devices); the helper process starts at collection")
     if _owns_the_process(config):
         atexit.register(_exit_without_teardown)  # before JAX and the checks' helpers: theirs run first
+    # NumPy's OpenBLAS starts a thread per core that spins about 0.1 s of CPU after start-up and after
+    # each call. The checks' arrays are tiny, so one thread is as fast, and that CPU stays free for a
+    # submission graded beside this one. (No effect if NumPy was imported before this point.)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import jax  # noqa: F401 - imported, not started: the helpers' fork server is a copy of this process
     from grader.checks import forkserver
 

@@ -10,25 +10,27 @@ from jax import lax
 from grader import checks
 
 N_RUNS = 3
-NAME = "repeated_matmul"  # the jitted function's name, as compile events report it
+NAME = "repeated_tanh"  # the jitted function's name, as compile events report it
 TICK = 0.25  # the checks' clock: this many "seconds" pass per call of f, whatever else happens
 
 
 def _slow_function():
-    """A fresh jitted function (its own compile) that runs for tens of milliseconds on a CPU.
+    """A fresh jitted function (its own compile) that runs for about 20 ms on one CPU core.
 
     Long enough that an unblocked call is reliably still running when the
-    clock is read right after it.
+    clock is read right after it. Each step needs the one before it and works
+    on a small array, so the time is spent on one thread: the check costs a
+    machine grading submissions side by side no more than its wall time.
     """
 
-    def repeated_matmul(a):
-        return lax.fori_loop(0, 100, lambda i, m: jnp.tanh(m @ a), a)
+    def repeated_tanh(a):
+        return lax.fori_loop(0, 8000, lambda i, m: jnp.tanh(m) * 0.5 + a * 0.5, a)
 
-    return jax.jit(repeated_matmul)
+    return jax.jit(repeated_tanh)
 
 
 def _input():
-    a = np.random.default_rng(0).normal(size=(256, 256)) / 16.0
+    a = np.random.default_rng(0).normal(size=(64, 64))
     return jnp.asarray(a, dtype=jnp.float32)
 
 
