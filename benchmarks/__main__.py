@@ -13,7 +13,7 @@ Figures:
   an endless loop, against the correct one plus the timeout it earned (best
   of two runs of each).
 - batch: `grader batch --workers 2` against `--workers 1` on the same class
-  (throughput ratio, best of two alternated runs of each), and the memory peak
+  (throughput ratio, best of three alternated runs of each), and the memory peak
   of one submission's check processes.
 - one exercise: `pytest <one check file>` and `grader next`, warm.
 - project suite: the project's own `pytest` (skipped by --quick).
@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 STUDENTS = 4  # per batch
-BATCH_RUNS = 2  # runs of each batch, alternated; the best counts
+BATCH_RUNS = 3  # runs of each batch, alternated; the best counts (slow spells last minutes)
 LOOP_TIMEOUT = 5  # the per-check limit for the submission with an endless loop
 
 
