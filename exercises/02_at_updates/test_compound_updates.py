@@ -19,7 +19,7 @@ def _one_scatter(name, fn, make, scatter, tool):
     program = checks.program_of(fn, *make(4), what=name)
     checks.assert_no_callbacks(program, what=name)
     checks.assert_uses(program, {scatter}, what=name, tool=tool,
-                       hint="One scatter applies the update at every listed index, repeats included.", live=True)
+                       hint="One scatter applies the update at every listed index, repeats included.")
     if program.loops():
         checks.fail(f"{name} runs a loop over the ids ({program.loops()[0].primitive.name} in its "
                     f"program): one scatter does every update at once, repeated indices included. "

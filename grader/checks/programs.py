@@ -16,6 +16,7 @@ from typing import Any
 
 import jax
 import jax.extend
+import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 
@@ -161,6 +162,29 @@ def _origin(jaxpr: Any, var: Any) -> tuple[str, str | None]:
     return ("input" if id(var) in inputs else "constant"), name
 
 
+_KEEPS_ZERO = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze", "expand_dims",
+                         "transpose", "copy"})
+
+
+def _always_zero(jaxpr: Any) -> set[int]:
+    """The variables of one jaxpr level that are zero whatever its inputs: literal zeros, their
+    broadcasts, casts and reshapes, and products with one (`0 * decoy`)."""
+    zeros: set[int] = set()
+
+    def is_zero(var: Any) -> bool:
+        if isinstance(var, jax.extend.core.Literal):
+            value = np.asarray(var.val)
+            return value.size > 0 and not value.any()
+        return id(var) in zeros
+
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if (name in _KEEPS_ZERO and eqn.invars and is_zero(eqn.invars[0])) or (
+                name == "mul" and any(is_zero(v) for v in eqn.invars)):
+            zeros.update(id(v) for v in eqn.outvars)
+    return zeros
+
+
 @dataclass
 class Program:
     """A traced program: `program_of(fn, *args)`."""
@@ -201,15 +225,16 @@ class Program:
     def live(self, *names: str) -> list[Any]:
         """The equations of these primitives whose results the program's outputs depend on, nested ones
         included. A scan, scatter or checkpoint computed and then thrown away (a decoy beside the real
-        work, which XLA deletes) is not among them."""
+        work, which XLA deletes), or multiplied by zero, is not among them."""
         found: list[Any] = []
 
         def walk(jaxpr: Any) -> None:
             jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
             needed = {id(v) for v in jaxpr.outvars}
+            zeros = _always_zero(jaxpr)
             for eqn in reversed(jaxpr.eqns):
-                if not any(id(v) in needed for v in eqn.outvars):
-                    continue
+                if not any(id(v) in needed for v in eqn.outvars) or id(eqn.outvars[0]) in zeros:
+                    continue  # unused, or zero whatever its inputs are
                 needed.update(id(v) for v in eqn.invars)
                 if eqn.primitive.name in names:
                     found.append(eqn)
@@ -333,13 +358,14 @@ def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tupl
 
 
 def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
-                hint: str = "", live: bool = False) -> None:
-    """The program contains at least one of `primitives`: the tool the task names was used.
+                hint: str = "") -> None:
+    """The program's outputs depend on one of `primitives`: the tool the task names did the work.
+
+    A call whose result is thrown away (a decoy beside the real work, which XLA
+    deletes) does not count (`Program.live`).
 
     Args:
       tool: how the learner spells it, e.g. "lax.scan".
-      live: also require the outputs to depend on one of them (`Program.live`), so a decoy whose
-        result is thrown away does not count.
     """
     __tracebackhide__ = True
     found = set(program.primitives())
@@ -347,7 +373,7 @@ def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what
         fail(sentence(f"{what} does not use {tool}: its program has no {' or '.join(sorted(primitives))} "
                       f"(it holds {', '.join(sorted(found)) or 'nothing'}). The task is about {tool}; "
                       f"the same numbers computed another way do not practise it.", hint), "wrong-tool")
-    if live and not program.live(*primitives):
+    if not program.live(*primitives):
         fail(sentence(f"{what} calls {tool}, but nothing it returns depends on that call: its result "
                       f"is thrown away (XLA deletes it) and the values come from other work. The task "
                       f"is about {tool} producing the result.", hint), "wrong-tool")
@@ -382,7 +408,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
 
     Placement of a result proves nothing about where it was computed: a result
     computed on one device and moved with `device_put` lands in the same place.
-    This reads the program.
+    This reads the program. A host callback anywhere in it fails: that work ran
+    on no device.
 
     Args:
       n_devices: how many devices the mapped part must span (default: all).
@@ -390,7 +417,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         else, e.g. ("conv_general_dilated",).
       split: global shapes of arrays each device must see only its share of
         (a device given the whole batch is not data parallel).
-      collectives: collectives that must appear in the per-device part (any one of them).
+      collectives: collectives that must appear in the per-device part (any one of them), with
+        the outputs depending on one (a collective whose result is thrown away does not count).
       no_collectives: collectives that must not appear (True: none at all).
       no_gather: global shapes of split inputs that no device may collect back whole inside the
         per-device program (a device that gathers the whole batch computes on all of it): an
@@ -403,6 +431,7 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
     __tracebackhide__ = True
     n = n_devices or jax.device_count()
     program = program_of(fn, *args, what=what, **kwargs)
+    assert_no_callbacks(program, what=what)  # work done on the host ran on no device
     calls = program.mapped_calls()
     if not calls:
         top = getattr(program.jaxpr, "jaxpr", program.jaxpr)
@@ -465,6 +494,11 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         fail(sentence(f"{what}: the per-device program uses {sorted(used) or 'no collective'}; expected "
                       f"{' or '.join(collectives)} to combine the devices' results.", hint,
                       f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    if collectives and not program.live(*collectives):
+        fail(sentence(f"{what}: the per-device program calls {' or '.join(sorted(used & set(collectives)))}, "
+                      f"but nothing it returns depends on that call: its result is thrown away and the "
+                      f"values come from other work. The devices' results should be combined by the "
+                      f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
     banned = used if no_collectives is True else used & set(no_collectives or ())
     if banned:
         fail(sentence(f"{what}: the per-device program uses {', '.join(sorted(banned))}, which this "
