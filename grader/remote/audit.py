@@ -12,8 +12,7 @@ is nothing left in the subject to erase the record from.
 Refused:
 - importing the grader, pytest or pluggy (the grader's own code has them already);
 - `gc` object walks (`get_objects`, `get_referrers`, `get_referents`), from anywhere;
-- frame walking: `sys._getframe`, `sys._current_frames`, a traceback's or generator's
-  frame, a function's code;
+- frame walking: `sys._getframe`, `sys._current_frames`, a traceback's or generator's frame;
 - ctypes (raw memory and foreign calls);
 - replacing a function's code, or making functions or code objects from scratch;
 - starting processes, sending signals, opening sockets, adding audit hooks, tracing;
@@ -56,8 +55,7 @@ _FROM_SUBMISSION_PREFIXES = {"os.exec": "replaces the process", "os.spawn": "sta
 _WATCHED_ATTRIBUTES = {"tb_frame": "walks the call stack (a traceback's frame)",
                        "gi_frame": "walks the call stack (a generator's frame)",
                        "cr_frame": "walks the call stack (a coroutine's frame)",
-                       "ag_frame": "walks the call stack (a generator's frame)",
-                       "f_code": "reads a frame's code", "__code__": "reads a function's code"}
+                       "ag_frame": "walks the call stack (a generator's frame)"}
 
 _state = threading.local()
 

@@ -324,9 +324,12 @@ def _enc_misc(e: Encoder, v: Any) -> Any:
         return ["..."]
     if isinstance(v, range):
         return ["rg", v.start, v.stop, v.step]
+    if v is type(None):
+        return ["tyN"]
     if isinstance(v, type) or _is_scalar_type(v):
         if _trusted_module(getattr(v, "__module__", "")) and "<" not in v.__qualname__:
-            if v.__module__ != "builtins" or v.__qualname__ in _BUILTIN_TYPES:
+            if v.__module__ != "builtins" or v.__qualname__ in _BUILTIN_TYPES or (
+                    isinstance(v, type) and issubclass(v, BaseException)):
                 return ["ty", qualified(v)]
         return None
     if isinstance(v, enum.Enum) and _trusted_module(type(v).__module__):
@@ -424,12 +427,14 @@ def _enc_jax(e: Encoder, v: Any) -> Any:
 
 
 def _serialized(exported: Any) -> bytes:
-    """An exported program's bytes, with its derivative where it has one (the receiver may differentiate
-    it, as it could the original)."""
-    try:
-        return exported.serialize(vjp_order=1)
-    except Exception:  # noqa: BLE001 - without a derivative, still the program itself
-        return exported.serialize()
+    """An exported program's bytes, with its derivatives up to the second where it has them (the
+    receiver may differentiate it, or save it with its derivatives, as it could the original)."""
+    for order in (2, 1):
+        try:
+            return exported.serialize(vjp_order=order)
+        except Exception:  # noqa: BLE001 - fewer derivatives, or none: still the program itself
+            continue
+    return exported.serialize()
 
 
 def encode_array(e: Encoder, v: jax.Array) -> list:
@@ -448,7 +453,22 @@ def encode_array(e: Encoder, v: jax.Array) -> list:
     else:
         data = np.asarray(v)
     fields["v"] = _enc_numpy(e, np.array(data))
+    if "key" not in fields and v.is_fully_addressable and len(v.addressable_shards) > 1:
+        differing = _differing_copies(v)
+        if differing:  # copies that should agree and do not (a wrong collective): each as it is
+            fields["shards"] = [[shard.device.id, _enc_numpy(e, np.asarray(shard.data))] for shard in v.addressable_shards]
     return ["A", index, fields]
+
+
+def _differing_copies(array: Any) -> bool:
+    """Whether two devices hold different data for the same block of the array."""
+    seen: dict[str, bytes] = {}
+    for shard in array.addressable_shards:
+        key = repr(shard.index)
+        data = np.asarray(shard.data).tobytes()
+        if seen.setdefault(key, data) != data:
+            return True
+    return False
 
 
 # --- jaxprs ----------------------------------------------------------------------------------------
@@ -839,7 +859,12 @@ def decode_array(d: Decoder, v: list) -> Any:
     if not isinstance(data, np.ndarray):
         raise WireError("an array without its data")
     with _wide_types(data.dtype):  # an int64 result of an answer that turned 64-bit types on stays int64
-        if fields.get("c", True):
+        if "shards" in fields:  # copies that disagree, rebuilt device by device
+            pieces = []
+            for device_id, shard in fields["shards"]:
+                pieces.append(jax.device_put(d.decode(shard), _device(device_id)))
+            out = jax.make_array_from_single_device_arrays(data.shape, sharding, pieces)
+        elif fields.get("c", True):
             out = jax.device_put(data, sharding)
         else:
             out = jax.device_put(data)  # uncommitted, on the default device, as it was
@@ -983,6 +1008,7 @@ _DECODERS: dict[str, Callable[[Decoder, list], Any]] = {
     "...": lambda d, v: Ellipsis,
     "rg": lambda d, v: range(int(v[1]), int(v[2]), int(v[3])),
     "ty": _dec_type,
+    "tyN": lambda d, v: type(None),
     "en": _dec_enum,
     "dc": _dec_dataclass,
     "sg": lambda d, v: SINGLETONS.find(v[1]),

@@ -41,6 +41,7 @@ import numpy as np
 from grader.checks.core import KataFailure
 from grader.remote import codec
 from grader.remote.codec import Decoder, Encoder, WireError
+from grader.remote.launch import SubjectConfig
 from grader.remote.protocol import FrameReader, SubjectGone, TooSlow, write_frame
 from grader.remote.subject import SETTINGS, SHIPPABLE_MODULES
 
@@ -54,28 +55,6 @@ class SubjectFailure(KataFailure):
     def __init__(self, message: str, code: str, refused: str = "") -> None:
         super().__init__(message, code)
         self.refused = refused
-
-
-@dataclasses.dataclass
-class SubjectConfig:
-    """How to start a subject: the command before `python`, where the submission is, its environment."""
-
-    submission: str
-    prefix: list[str] = dataclasses.field(default_factory=list)  # limits launcher and sandbox
-    env: dict[str, str] | None = None
-    cwd: str | None = None
-    devices: int = 8
-    log: str | None = None  # where its own output goes (a file), for crash reasons
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(dataclasses.asdict(self)), encoding="utf-8")
-
-    @staticmethod
-    def load(path: Path) -> SubjectConfig:
-        return SubjectConfig(**json.loads(Path(path).read_text(encoding="utf-8")))
-
-    def with_devices(self, n: int) -> SubjectConfig:
-        return dataclasses.replace(self, devices=n)
 
 
 class Subject:
@@ -133,7 +112,9 @@ class Subject:
         tail = self.log_tail()
         if any(sign in tail for sign in ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of memory",
                                         "MemoryError", "Cannot allocate memory")):
-            return SubjectFailure("used more memory than the limit allows", "memory-limit")
+            limit = f"{self.config.memory_bytes // (1024 * 1024)} MiB of memory" if self.config.memory_bytes \
+                else "the memory it is allowed"
+            return SubjectFailure(f"used more than {limit}, the limit per check process", "memory-limit")
         if code is not None and code < 0:
             import signal
 
@@ -249,6 +230,9 @@ class Session:
                 self.refused.append(failure.refused)
             self.stop()
             raise
+        except BaseException:
+            self.stop()  # interrupted mid-request (the check's time ran out): the subject may be stuck
+            raise
         self.round_trips += 1
         reply = Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
         if not isinstance(reply, dict) or "ok" not in reply:
@@ -264,6 +248,11 @@ class Session:
             sys.stdout.write(str(effects["out"]))
         if effects.get("err"):
             sys.stderr.write(str(effects["err"]))
+        for category, message in effects.get("warnings", []):
+            import warnings
+
+            warnings.warn(str(message), category if isinstance(category, type) and issubclass(category, Warning)
+                          else UserWarning, stacklevel=3)
         if effects.get("compiles"):
             from grader.checks import compiles
 
@@ -539,6 +528,31 @@ class Session:
             found._keys = keys
         return found
 
+    def rebuild_node(self, info: NodeInfo, children: list) -> RemoteNode:
+        """One of the submission's pytree objects made from `children` by its class's own unflatten."""
+        rebuild = {"type": self.proxy(info.type_hid, {"class": True}), "aux": self.proxy(info.aux_hid, {})}
+        if not _has_tracer(children):
+            found = self.request("rebuild", children=children, **rebuild)
+            if not isinstance(found, RemoteNode):
+                raise WireError("a rebuilt node came back as something else")
+            return found
+        tracers: list[Any] = []
+        _tracing.tracers = tracers
+        try:
+            blob = Encoder(self._refer, self._ship_fallback).dumps(((), {}, children))
+        finally:
+            _tracing.tracers = None
+        reply = self.request("trace", rebuild=rebuild, call=blob, avals=[t.aval for t in tracers],
+                             axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **self.context())
+        from jax._src import core
+
+        outs = core.eval_jaxpr(reply["jaxpr"].jaxpr, reply["jaxpr"].consts, *tracers)
+        with local_nodes():
+            node = jax.tree.unflatten(reply["out_tree"], outs)
+        if isinstance(node, RemoteNode) and node._info.origin is None:  # same class and aux: same attributes
+            object.__setattr__(node, "_info", dataclasses.replace(node._info, origin=info.origin))
+        return node
+
     def _node_treedef(self, tag: list, d: Decoder) -> Any:
         """A treedef node of one of the submission's classes (a traced call's output structure)."""
         from jax._src import tree_util
@@ -745,11 +759,11 @@ class RemoteObject:
 
     def __eq__(self, other: Any) -> Any:
         if isinstance(other, RemoteObject):
-            return self._hid == other._hid and self._session is other._session
+            return (self._hid, self._generation, self._session) == (other._hid, other._generation, other._session)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((id(self._session), self._hid))
+        return hash((id(self._session), self._hid, self._generation))
 
     def __instancecheck__(self, instance: Any) -> bool:
         if isinstance(instance, RemoteNode):
@@ -845,7 +859,16 @@ class RemoteNode:
 
     @classmethod
     def _unflatten(cls, info: NodeInfo, children: Any) -> RemoteNode:
-        return RemoteNode._make(info, list(children))
+        """Rebuilt by JAX or a tree utility: the submission's own unflatten does it, in the subject (traced
+        when the children are tracers), so that what it does to its children happens here too."""
+        children = list(children)
+        if getattr(_tracing, "local_nodes", False):
+            return RemoteNode._make(info, children)
+        session = cls._remote_class._session
+        try:
+            return session.rebuild_node(info, children)
+        except WireError:
+            return RemoteNode._make(info, children)  # children that cannot travel (a tree utility's markers)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -906,6 +929,19 @@ def _jax_key(key: tuple) -> Any:
 # --- calls with tracers: the subject traces, the examiner runs the program --------------------------
 
 
+def _axis_env() -> list[tuple[str, int]]:
+    from jax._src import core
+
+    return list(core.get_axis_env().axis_sizes.items())
+
+
+def _abstract_mesh() -> Any:
+    from jax._src import mesh as mesh_lib
+
+    abstract = mesh_lib.get_abstract_mesh()
+    return None if abstract.empty else abstract
+
+
 def _trace_state_clean() -> bool:
     from jax._src import core
 
@@ -928,13 +964,23 @@ def _traced_call(fn: RemoteObject, args: tuple, kwargs: dict) -> Any:
         blob = call.dumps((args, kwargs))
     finally:
         _tracing.tracers = None
-    abstract = mesh_lib.get_abstract_mesh()
     reply = session.request("trace", fn=fn, call=blob, avals=[t.aval for t in tracers],
-                            axis_env=list(core.get_axis_env().axis_sizes.items()),
-                            abstract_mesh=None if abstract.empty else abstract, **session.context())
+                            axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **session.context())
     closed, out_tree = reply["jaxpr"], reply["out_tree"]
     outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
-    return jax.tree.unflatten(out_tree, outs)
+    with local_nodes():  # the subject built these objects already
+        return jax.tree.unflatten(out_tree, outs)
+
+
+@contextlib.contextmanager
+def local_nodes() -> Iterator[None]:
+    """Stand-in nodes made in this block are put together here, without asking the subject."""
+    saved = getattr(_tracing, "local_nodes", False)
+    _tracing.local_nodes = True
+    try:
+        yield
+    finally:
+        _tracing.local_nodes = saved
 
 
 # --- the exercise as a check sees it ------------------------------------------------------------------

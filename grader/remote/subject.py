@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import itertools
 import contextlib
 import importlib
 import io
@@ -59,6 +60,7 @@ class Server:
         self.reader = FrameReader(requests)
         self.replies = replies
         self.objects: dict[int, Any] = {}  # handle -> object
+        self._handles = itertools.count(1)
         self.handle_of: dict[int, int] = {}  # id(object) -> handle
         self.shipped: dict[int, Any] = {}  # the examiner's id for a shipped thing -> its copy here
         self.shipped_ids: dict[int, int] = {}  # id(copy) -> the examiner's id
@@ -82,9 +84,7 @@ class Server:
         found = self.handle_of.get(id(obj))
         if found is not None and self.objects.get(found) is obj:
             return found
-        hid = len(self.objects) + 1
-        while hid in self.objects:
-            hid += 1
+        hid = next(self._handles)  # never reused: a handle of an earlier check names nothing
         self.objects[hid] = obj
         self.handle_of[id(obj)] = hid
         return hid
@@ -228,11 +228,7 @@ class Server:
         info = tag[2]
         kind = self.objects[int(info["type"])]
         aux = self.objects[int(info["aux_handle"])]
-        children = d.items(info["children"])
-        leaf = jax.tree.structure(0)
-        tree = jax.tree_util.PyTreeDef.from_node_data_and_children(tree_util.default_registry, (kind, aux),
-                                                                   [leaf] * len(children))
-        return d.keep(tag[1], jax.tree.unflatten(tree, children))
+        return d.keep(tag[1], _unflatten_one(kind, aux, d.items(info["children"])))
 
     def _unship(self, tag: list, d: Decoder) -> Any:
         kind, index, body = tag[0], tag[1], tag[2]
@@ -387,15 +383,20 @@ class Server:
 
     @contextlib.contextmanager
     def _captured(self):
+        import warnings
+
         capture = _Capture()
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = capture.out, capture.err
         try:
-            yield
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                yield
         finally:
             sys.stdout, sys.stderr = saved
             self.effects["out"] = capture.out.getvalue()[-200000:]
             self.effects["err"] = capture.err.getvalue()[-200000:]
+            self.effects["warnings"] = [[w.category, str(w.message)[:2000]] for w in caught[:20]]
 
     # --- the requests ----------------------------------------------------------------------------
 
@@ -458,11 +459,15 @@ class Server:
         from jax._src.interpreters import partial_eval as pe
 
         avals = list(request["avals"])
-        fn = request["fn"]
+        fn = request["fn"] if "rebuild" not in request else _unflatten_one
         out_tree: list[Any] = []
 
         def flat(*tracers: Any) -> list:
-            args, kwargs = self.decode(request["call"], placeholders=list(tracers))
+            decoded = self.decode(request["call"], placeholders=list(tracers))
+            if "rebuild" in request:
+                args, kwargs = (request["rebuild"]["type"], request["rebuild"]["aux"], decoded[2]), {}
+            else:
+                args, kwargs = decoded
             out = fn(*args, **kwargs)
             leaves, tree = jax.tree.flatten(out)
             out_tree.append(tree)
@@ -474,6 +479,10 @@ class Server:
                 core.extend_axis_env_nd(axis_env), self._abstract_mesh(request.get("abstract_mesh")):
             jaxpr, _, consts = pe.trace_to_jaxpr_dynamic(lu.wrap_init(flat, debug_info=debug), avals)
         return {"jaxpr": core.ClosedJaxpr(jaxpr, consts), "out_tree": out_tree[0]}
+
+    def op_rebuild(self, request: dict) -> Any:
+        """An object of one of the submission's pytree classes, made by its own unflatten."""
+        return _unflatten_one(request["type"], request["aux"], request["children"])
 
     def op_swap(self, request: dict) -> dict:
         from grader.checks.values import swap_function
@@ -723,6 +732,16 @@ def _update(obj: Any, contents: Any) -> None:
         obj.update(contents)
 
 
+def _unflatten_one(kind: type, aux: Any, children: list) -> Any:
+    import jax
+    from jax._src import tree_util
+
+    leaf = jax.tree.structure(0)
+    tree = jax.tree_util.PyTreeDef.from_node_data_and_children(tree_util.default_registry, (kind, aux),
+                                                               [leaf] * len(children))
+    return jax.tree.unflatten(tree, children)
+
+
 def _contents(obj: Any) -> Any:
     """A new container with what `obj` holds now: sent as a value, where `obj` itself would be sent
     as a reference to the examiner's own object."""
@@ -819,9 +838,16 @@ def main(argv: list[str] | None = None) -> None:
 
     die_with_parent()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import jax  # noqa: F401 - imported, not started: the multi-process checks' fork server copies this process
+
+    from grader.checks import forkserver
     from grader.jaxsetup import configure_jax
 
+    forkserver.start()
     configure_jax(args.devices)
+    from grader.warm import maybe_record_compiles
+
+    maybe_record_compiles()  # only in `grader warm`'s trusted run
     server = Server(Path(args.submission), args.devices, requests, replies)
     from grader.remote import audit
 
