@@ -58,10 +58,19 @@ _WATCHED_ATTRIBUTES = {"tb_frame": "walks the call stack (a traceback's frame)",
                        "ag_frame": "walks the call stack (a generator's frame)"}
 
 _state = threading.local()
+_report_fd: int | None = None
+
+
+def refuse_now(why: str) -> None:
+    """Report `why` and end the subject (for what the hook cannot see as it happens)."""
+    if _report_fd is not None:
+        _refuse(_report_fd, why)
 
 
 def install(report_fd: int, protected: tuple[int, ...]) -> None:
     """Refuse, from now on, what an exercise never needs; report each refusal on `report_fd`."""
+    global _report_fd
+    _report_fd = report_fd
     protected_fds = frozenset(protected)
 
     def hook(event: str, args: tuple) -> None:
@@ -173,23 +182,45 @@ REFUSED_EXIT = 86
 
 
 class Tripwires:
-    """What submission code may change without an audit event: the attributes of JAX, NumPy and the
-    grader's own modules and classes, and JAX's list of compile listeners. Snapshotted before the
-    first request; compared after each (an identity check per attribute, a few milliseconds)."""
+    """What submission code may change without an audit event (Python does not audit assignments to
+    module or class attributes): the functions and classes of the grader's modules, JAX's public
+    modules and NumPy, and the methods of JAX's array and tracer classes. Snapshotted before the first
+    request and compared after each, by identity (a millisecond or two)."""
 
-    def __init__(self, modules: list[Any], classes: list[type]) -> None:
-        self._watched = [(m, dict(vars(m))) for m in modules] + [(c, dict(vars(c))) for c in classes]
+    def __init__(self, owners: list[Any]) -> None:
+        self._watched = []
+        for owner in owners:
+            kept = {name: value for name, value in vars(owner).items()
+                    if callable(value) and not isinstance(value, type(sys))}
+            self._watched.append((owner, kept))
+        from jax._src import monitoring
+
+        self._listeners = list(getattr(monitoring, "_event_duration_secs_listeners", []))
+
+    @staticmethod
+    def of_grader_and_jax() -> Tripwires:
+        import jax
+        import jax.numpy
+        import numpy
+        from jax._src import array, core
+
+        grader = [module for name, module in sys.modules.items()
+                  if module is not None and (name == "grader" or name.startswith("grader."))]
+        public = [jax, jax.numpy, jax.lax, jax.random, jax.tree_util, jax.sharding, jax.monitoring, numpy]
+        classes = [jax.Array, array.ArrayImpl, core.Tracer]
+        return Tripwires(grader + public + classes)
 
     def changed(self) -> str:
         for owner, before in self._watched:
             now = vars(owner)
             for name, value in before.items():
                 if now.get(name, _MISSING) is not value:
-                    return f"changed {getattr(owner, '__name__', owner)}.{name}"
-            if len(now) != len(before):
-                added = sorted(set(now) - set(before))
-                if added:
-                    return f"added {getattr(owner, '__name__', owner)}.{added[0]}"
+                    return f"replaced {getattr(owner, '__name__', owner)}.{name}"
+        from jax._src import monitoring
+
+        listeners = getattr(monitoring, "_event_duration_secs_listeners", [])
+        if any(listener not in listeners for listener in self._listeners):
+            return "removed the grader's watch on JAX's compile events"
         return ""
 
 

@@ -93,6 +93,17 @@ def qualified(obj: Any) -> str:
     return f"{obj.__module__}:{obj.__qualname__}"
 
 
+def _class_name(kind: Any) -> str | None:
+    """`module:qualname` under which `kind` is found again (jax.Array's own qualname is not its path)."""
+    for name in (qualified(kind), f"{kind.__module__}:{kind.__name__}"):
+        try:
+            if trusted_class(name) is kind:
+                return name
+        except WireError:
+            continue
+    return None
+
+
 def _trusted_module(name: str) -> bool:
     return any(name == top or name.startswith(top + ".") for top in _TRUSTED_MODULES)
 
@@ -330,7 +341,9 @@ def _enc_misc(e: Encoder, v: Any) -> Any:
         if _trusted_module(getattr(v, "__module__", "")) and "<" not in v.__qualname__:
             if v.__module__ != "builtins" or v.__qualname__ in _BUILTIN_TYPES or (
                     isinstance(v, type) and issubclass(v, BaseException)):
-                return ["ty", qualified(v)]
+                name = _class_name(v)
+                if name is not None:
+                    return ["ty", name]
         return None
     if isinstance(v, enum.Enum) and _trusted_module(type(v).__module__):
         return ["en", qualified(type(v)), v.name]
@@ -859,15 +872,17 @@ def decode_array(d: Decoder, v: list) -> Any:
     if not isinstance(data, np.ndarray):
         raise WireError("an array without its data")
     with _wide_types(data.dtype):  # an int64 result of an answer that turned 64-bit types on stays int64
+        # may_alias=False: a buffer of its own, as an array computed here has (one that borrowed the
+        # message's memory could not be donated).
         if "shards" in fields:  # copies that disagree, rebuilt device by device
             pieces = []
             for device_id, shard in fields["shards"]:
-                pieces.append(jax.device_put(d.decode(shard), _device(device_id)))
+                pieces.append(jax.device_put(d.decode(shard), _device(device_id), may_alias=False))
             out = jax.make_array_from_single_device_arrays(data.shape, sharding, pieces)
         elif fields.get("c", True):
-            out = jax.device_put(data, sharding)
+            out = jax.device_put(data, sharding, may_alias=False)
         else:
-            out = jax.device_put(data)  # uncommitted, on the default device, as it was
+            out = jax.device_put(data, may_alias=False)  # uncommitted, on the default device, as it was
     if "key" in fields:
         out = jax.random.wrap_key_data(out, impl=str(fields["key"]))
     if fields.get("w"):
@@ -875,7 +890,8 @@ def decode_array(d: Decoder, v: list) -> Any:
 
         out = lax_internal._convert_element_type(out, out.dtype, weak_type=True)
     if d.on_array is not None:
-        d.on_array(out, fields)
+        known = d.on_array(out, fields)  # the receiver may already hold this very array
+        out = out if known is None else known
     return d.keep(v[1], out)
 
 

@@ -46,6 +46,7 @@ from grader.remote.protocol import FrameReader, SubjectGone, TooSlow, write_fram
 from grader.remote.subject import SETTINGS, SHIPPABLE_MODULES
 
 SUBJECT_START_SECONDS = 120  # JAX's import and start-up, on a busy machine
+DEBUG_ENV = "KATAS_DEBUG_SUBJECT"  # set: say on stderr when a request to the subject fails
 
 
 class SubjectFailure(KataFailure):
@@ -228,14 +229,23 @@ class Session:
         except SubjectFailure as failure:
             if failure.refused:
                 self.refused.append(failure.refused)
+            if os.environ.get(DEBUG_ENV):
+                print(f"[katas] {body.get('op')} failed: {failure}", file=sys.stderr)
             self.stop()
             raise
         except BaseException:
             self.stop()  # interrupted mid-request (the check's time ran out): the subject may be stuck
             raise
         self.round_trips += 1
-        reply = Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
+        try:
+            reply = Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
+        except WireError as error:
+            if os.environ.get(DEBUG_ENV):
+                print(f"[katas] {body.get('op')} answer unreadable: {error}", file=sys.stderr)
+            self.stop()
+            raise SubjectFailure(f"the submission's process sent an unreadable answer ({error})", "crash") from None
         if not isinstance(reply, dict) or "ok" not in reply:
+            self.stop()
             raise SubjectFailure("the submission's process sent an answer of the wrong shape", "crash")
         self._apply_effects(reply.get("effects") or {}, memo)
         if not reply["ok"]:
@@ -389,6 +399,15 @@ class Session:
         keyed, aux = flat
         kind = type(obj)
         self.shipped[id(kind)] = kind
+        fields = _dataclass_fields(kind)
+        if fields is not None:
+            data, meta = fields
+            self.shipped[id(obj)] = obj  # the same object in the subject for the whole check, mirrored
+            spec = {"fields": [f.name for f in dataclasses.fields(kind)], "data": list(data), "meta": list(meta),
+                    "frozen": bool(kind.__dataclass_params__.frozen)}
+            index = e.remember(obj)
+            return ["cdc", index, {"type": id(kind), "name": kind.__name__, "id": id(obj), "spec": spec,
+                                   "values": e.encode({name: getattr(obj, name) for name in spec["fields"]})}]
         self.shipped[id(aux)] = aux
         if isinstance(obj, tuple) and hasattr(kind, "_fields"):
             keys = [["attr", name] for name in kind._fields]
@@ -436,6 +455,25 @@ class Session:
             return EscapedTracer(str(tag[1]))
         if kind == "cnode":
             return self._rebuild_check_node(tag, d)
+        if kind == "cdcnew":
+            node_type = self.shipped.get(int(tag[2]))
+            if not isinstance(node_type, type):
+                raise WireError("a stand-in for a class the check never sent")
+            obj = object.__new__(node_type)
+            d.keep(tag[1], obj)
+            for name, value in d.decode(tag[3]).items():
+                object.__setattr__(obj, str(name), value)
+            return obj
+        if kind == "cdctd":
+            from jax._src import tree_util
+
+            node_type = self.shipped.get(int(tag[1]))
+            if not isinstance(node_type, type) or _dataclass_fields(node_type) is None:
+                raise WireError("a stand-in for a class the check never sent")
+            meta_values = d.decode(tag[2])
+            aux = tuple(meta_values[name] for name in _dataclass_fields(node_type)[1])
+            return jax.tree_util.PyTreeDef.from_node_data_and_children(
+                tree_util.default_registry, (node_type, aux), d.items(tag[3]))
         if kind == "ctdn":
             from jax._src import tree_util
 
@@ -458,9 +496,17 @@ class Session:
             tree_util.default_registry, (kind, aux), [jax.tree.structure(0)] * len(children))
         return d.keep(tag[1], jax.tree.unflatten(tree, children))
 
-    def _note_array(self, array: jax.Array, fields: dict) -> None:
-        if "h" in fields:
-            self.remember_array(array, int(fields["h"]))
+    def _note_array(self, array: jax.Array, fields: dict) -> jax.Array | None:
+        """The subject's array `fields["h"]` is the array already here that stands for it, if there is
+        one (so the same object comes back as the same object), else `array`, remembered."""
+        if "h" not in fields:
+            return None
+        hid = int(fields["h"])
+        for known in self.arrays_of(hid):
+            if not known.is_deleted():
+                return known
+        self.remember_array(array, hid)
+        return None
 
     def remember_array(self, array: jax.Array, hid: int) -> None:
         """`array` here is the subject's object `hid`: sent back, it is that object again (donation,
@@ -544,14 +590,26 @@ class Session:
             _tracing.tracers = None
         reply = self.request("trace", rebuild=rebuild, call=blob, avals=[t.aval for t in tracers],
                              axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **self.context())
-        from jax._src import core
-
-        outs = core.eval_jaxpr(reply["jaxpr"].jaxpr, reply["jaxpr"].consts, *tracers)
         with local_nodes():
-            node = jax.tree.unflatten(reply["out_tree"], outs)
+            node = _outputs(reply, tracers)
         if isinstance(node, RemoteNode) and node._info.origin is None:  # same class and aux: same attributes
             object.__setattr__(node, "_info", dataclasses.replace(node._info, origin=info.origin))
         return node
+
+    def node_attribute(self, node: RemoteNode, name: str) -> Any:
+        """`getattr(node, name)` on the submission's own object, rebuilt from the node's traced children."""
+        info = node._info
+        rebuild = {"type": self.proxy(info.type_hid, {"class": True}), "aux": self.proxy(info.aux_hid, {})}
+        tracers: list[Any] = []
+        _tracing.tracers = tracers
+        try:
+            blob = Encoder(self._refer, self._ship_fallback).dumps(((), {}, list(node._children)))
+        finally:
+            _tracing.tracers = None
+        reply = self.request("trace", rebuild=rebuild, attribute=name, call=blob, avals=[t.aval for t in tracers],
+                             axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **self.context())
+        with local_nodes():
+            return _outputs(reply, tracers)
 
     def _node_treedef(self, tag: list, d: Decoder) -> Any:
         """A treedef node of one of the submission's classes (a traced call's output structure)."""
@@ -598,6 +656,24 @@ def _cell_value(cell: Any) -> Any:
         return cell.cell_contents
     except ValueError:
         return _EMPTY
+
+
+def _dataclass_fields(kind: type) -> tuple[tuple, tuple] | None:
+    """(data fields, metadata fields) of a dataclass registered with jax.tree_util.register_dataclass, or
+    None (JAX keeps them in its flatten function's closure)."""
+    from jax._src import tree_util
+
+    if not dataclasses.is_dataclass(kind):
+        return None
+    entry = getattr(tree_util, "_registry", {}).get(kind)
+    flatten = getattr(entry, "to_iter", None)
+    code, closure = getattr(flatten, "__code__", None), getattr(flatten, "__closure__", None)
+    if code is None or not closure:
+        return None
+    found = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure)))
+    if "data_fields" not in found or "meta_fields" not in found:
+        return None
+    return tuple(found["data_fields"]), tuple(found["meta_fields"])
 
 
 def _key_tag(key: Any) -> list:
@@ -871,19 +947,20 @@ class RemoteNode:
             return RemoteNode._make(info, children)  # children that cannot travel (a tree utility's markers)
 
     def __getattr__(self, name: str) -> Any:
+        """Read from the submission's own object: the one it sent, or one its class rebuilds from these
+        children (traced, when they are tracers), so that a class whose attributes are not its keys
+        reads as it does in the submission's process."""
         if name.startswith("_"):
             raise AttributeError(name)
-        for i, key in enumerate(type(self)._keys):
-            if key == ("attr", name) and i < len(self._children):
-                return self._children[i]
-        origin = self._origin
         session = type(self)._remote_class._session
-        if origin is not None and origin[1] == session.generation:
+        origin = self._origin
+        if origin is not None and origin[1] == session.generation and self._pristine:
+            for i, key in enumerate(type(self)._keys):  # the children came from this object's own fields
+                if key == ("attr", name) and i < len(self._children):
+                    return self._children[i]
             return session.proxy(origin[0], {}).__getattr__(name)
-        if _has_tracer(self._children) and self._info.origin is not None:
-            # Rebuilt by a transformation from tracers: an attribute that is not a child (aux data,
-            # a method) is the same on any object of this class with this aux data.
-            return session.proxy(self._info.origin, {}).__getattr__(name)
+        if _has_tracer(self._children):
+            return session.node_attribute(self, name)
         return session.request("getattr", obj=self, name=name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -966,10 +1043,20 @@ def _traced_call(fn: RemoteObject, args: tuple, kwargs: dict) -> Any:
         _tracing.tracers = None
     reply = session.request("trace", fn=fn, call=blob, avals=[t.aval for t in tracers],
                             axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **session.context())
-    closed, out_tree = reply["jaxpr"], reply["out_tree"]
-    outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
     with local_nodes():  # the subject built these objects already
-        return jax.tree.unflatten(out_tree, outs)
+        return _outputs(reply, tracers)
+
+
+def _outputs(reply: dict, tracers: list) -> Any:
+    """A traced call's result here: its program run on the check's tracers, the other leaves as they are."""
+    from jax._src import core
+
+    closed = reply["jaxpr"]
+    outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
+    leaves = list(reply["leaves"])
+    for position, value in zip(reply["traced"], outs):
+        leaves[position] = value
+    return jax.tree.unflatten(reply["out_tree"], leaves)
 
 
 @contextlib.contextmanager

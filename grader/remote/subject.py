@@ -69,6 +69,7 @@ class Server:
         self.cell_seen: dict[int, Any] = {}  # what each cell held when last in step with the examiner
         self.check_node_types: dict[int, type] = {}
         self.module: types.ModuleType | None = None
+        self.tripwires: Any = None  # set once everything the subject needs is imported
         self.module_path: Path | None = None
         self.request_memo: dict[int, Any] = {}  # this request's arrays sent by value, by the examiner's index
         self.request_ids: dict[int, int] = {}  # id(array) -> its index in request_memo
@@ -112,6 +113,8 @@ class Server:
     def _treedef_node(self, kind: type, aux: Any, children: list, e: Encoder) -> list:
         if isinstance(kind, type) and issubclass(kind, CheckNode):  # the check's own class, by its id
             return ["ctdn", aux.type_id, aux.aux_id, children]
+        if hasattr(kind, "_check_type_id"):  # a check's dataclass: its metadata by field name
+            return ["cdctd", kind._check_type_id, e.encode(dict(zip(kind._meta_fields, aux))), children]
         return ["tdn", self._handle_tag(kind), e.encode(aux), self.handle(aux), children]
 
     def _refer(self, obj: Any, e: Encoder, refer_requests: bool) -> list | None:
@@ -124,6 +127,8 @@ class Server:
         if isinstance(obj, CheckNode):
             return ["cnode", e.remember(obj), {"type": obj._aux.type_id, "aux": obj._aux.aux_id,
                                                "children": e.items(obj._children)}]
+        if hasattr(type(obj), "_check_type_id") and not isinstance(obj, type):  # a new one, made here
+            return ["cdcnew", e.remember(obj), type(obj)._check_type_id, e.encode(dict(vars(obj)))]
         if isinstance(obj, jax.core.Tracer):
             return ["leak", str(getattr(obj, "aval", "?"))[:200]]
         if isinstance(obj, jax.Array):
@@ -211,6 +216,8 @@ class Server:
             return self._mirror(tag, d)
         if kind == "cnode":
             return self._check_node(tag, d)
+        if kind == "cdc":
+            return self._check_dataclass(tag, d)
         if kind == "re":
             import re
 
@@ -311,6 +318,32 @@ class Server:
         self.signatures[examiner_id] = _signature(obj)
         return obj
 
+    def _check_dataclass(self, tag: list, d: Decoder) -> Any:
+        """An object of a dataclass a check registered as a pytree: a dataclass here too, with the same
+        fields and data/metadata split, the same object each time it is sent, mirrored both ways."""
+        import dataclasses
+
+        info = tag[2]
+        type_id, examiner_id = int(info["type"]), int(info["id"])
+        kind = self.check_node_types.get(type_id)
+        if kind is None:
+            spec = info["spec"]
+            kind = dataclasses.make_dataclass(str(info["name"]), list(spec["fields"]), frozen=bool(spec["frozen"]))
+            kind._check_type_id, kind._meta_fields = type_id, tuple(spec["meta"])
+            import jax
+
+            jax.tree_util.register_dataclass(kind, data_fields=list(spec["data"]), meta_fields=list(spec["meta"]))
+            self.check_node_types[type_id] = kind
+        obj = self.shipped.get(examiner_id)
+        if type(obj) is not kind:
+            obj = object.__new__(kind)
+        d.keep(tag[1], obj)
+        for name, value in d.decode(info["values"]).items():
+            object.__setattr__(obj, name, value)
+        self._keep_ship(examiner_id, obj)
+        self.signatures[examiner_id] = _signature(obj)
+        return obj
+
     def _check_node(self, tag: list, d: Decoder) -> Any:
         """A stand-in for an object of a pytree class of the check's, with the same keys and children."""
         info = tag[2]
@@ -355,14 +388,24 @@ class Server:
                 raise WireError(f"unknown request {op!r}")
             with self._captured():
                 value = method(request)
+            self._check_tripwires()
             return self._reply({"ok": True, "value": value})
         except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
             if isinstance(error, (KeyboardInterrupt, SystemExit)) and not isinstance(error, SystemExit):
                 raise
+            self._check_tripwires()
             return self._reply({"ok": False, "error": error})
         finally:
             self.request_memo, self.request_ids = {}, {}
             self.request_handles = set()
+
+    def _check_tripwires(self) -> None:
+        """End the subject, reported, if the request changed what no exercise changes (see audit.Tripwires)."""
+        from grader.remote import audit
+
+        changed = self.tripwires.changed() if self.tripwires is not None else ""
+        if changed:
+            audit.refuse_now(f"{changed}, which an exercise never needs")
 
     def _reply(self, body: dict) -> bytes:
         import jax
@@ -459,26 +502,31 @@ class Server:
         from jax._src.interpreters import partial_eval as pe
 
         avals = list(request["avals"])
-        fn = request["fn"] if "rebuild" not in request else _unflatten_one
         out_tree: list[Any] = []
 
         def flat(*tracers: Any) -> list:
             decoded = self.decode(request["call"], placeholders=list(tracers))
-            if "rebuild" in request:
-                args, kwargs = (request["rebuild"]["type"], request["rebuild"]["aux"], decoded[2]), {}
+            if "rebuild" in request:  # one of the submission's pytree objects, made from traced children
+                out = _unflatten_one(request["rebuild"]["type"], request["rebuild"]["aux"], decoded[2])
+                if "attribute" in request:
+                    out = getattr(out, str(request["attribute"]))
             else:
                 args, kwargs = decoded
-            out = fn(*args, **kwargs)
+                out = request["fn"](*args, **kwargs)
             leaves, tree = jax.tree.flatten(out)
-            out_tree.append(tree)
-            return leaves
+            # Only the tracers are the program's outputs; any other leaf (a string, a constant array)
+            # comes back as it is, as it would to a caller tracing in the same process.
+            traced = [i for i, leaf in enumerate(leaves) if isinstance(leaf, core.Tracer)]
+            out_tree.append((tree, traced, [None if i in traced else leaf for i, leaf in enumerate(leaves)]))
+            return [leaves[i] for i in traced]
 
         debug = api_util.debug_info("examiner trace", flat, tuple(avals), {})
         axis_env = [(name, int(size)) for name, size in request.get("axis_env", [])]
         with self._settings(request.get("settings")), self._mesh(request.get("mesh")), \
                 core.extend_axis_env_nd(axis_env), self._abstract_mesh(request.get("abstract_mesh")):
             jaxpr, _, consts = pe.trace_to_jaxpr_dynamic(lu.wrap_init(flat, debug_info=debug), avals)
-        return {"jaxpr": core.ClosedJaxpr(jaxpr, consts), "out_tree": out_tree[0]}
+        tree, traced, leaves = out_tree[0]
+        return {"jaxpr": core.ClosedJaxpr(jaxpr, consts), "out_tree": tree, "traced": traced, "leaves": leaves}
 
     def op_rebuild(self, request: dict) -> Any:
         """An object of one of the submission's pytree classes, made by its own unflatten."""
@@ -632,6 +680,13 @@ class CheckNode:
             if key == ("attr", name):
                 return child
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        for i, key in enumerate(type(self)._keys):
+            if key == ("attr", name):
+                self._children[i] = value
+                return
+        object.__setattr__(self, name, value)
 
     def __getitem__(self, index: Any) -> Any:
         if type(self)._sequence:
@@ -853,6 +908,7 @@ def main(argv: list[str] | None = None) -> None:
 
     _listen_to_compiles(server)
     _prepare()
+    server.tripwires = audit.Tripwires.of_grader_and_jax()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     server.serve()
     sys.stdout.flush()
