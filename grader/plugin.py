@@ -61,6 +61,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="(used by `grader`) how to start the subject process that runs the submission: a JSON "
              "file written by the grader; implies --examiner")
     group.addoption(
+        "--kata-results", default=None, metavar="FILE",
+        help="write each check's outcome and failure code to FILE (JSON), e.g. to compare two runs")
+    group.addoption(
         "--kata-channel", default=None, metavar="FD", type=int,
         help="(used by `grader`) read the result channel's key from descriptor FD and report "
              "each check over it, signed")
@@ -91,6 +94,7 @@ class KataState:
     failed_hard: dict[str, str] = field(default_factory=dict)  # exercise id -> why (timeout, memory)
     restart: bool = False  # the grader's process must end after this check's report
     session: Any = None  # under --examiner: the connection to the subject that imports the exercises
+    results: dict[str, list[str]] | None = None  # under --kata-results: nodeid -> [outcome, code]
     _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
 
     def exercise_for(self, path: Path) -> Exercise | None:
@@ -158,6 +162,8 @@ def pytest_configure(config: pytest.Config) -> None:
         state.learner = LearnerRun()  # the learner's own files: track progress
     if _examines(config):
         state.session = _start_examining(config, state)
+    if config.getoption("kata_results"):
+        state.results = {}
     config.stash[_STATE] = state
     global _config
     _config = config
@@ -183,6 +189,7 @@ def _start_examining(config: pytest.Config, state: KataState) -> Any:
         log.close()
         subject = SubjectConfig(submission=str(state.target), env=dict(os.environ), log=log.name)
     session = Session(subject)
+    session.launch()  # the subject imports JAX while this process collects the checks
     site.install(RemoteSite(session))
     return session
 
@@ -650,6 +657,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int):
     """Record the learner's results, then close with the summary, after pytest's own last line."""
     result = yield
     state = session.config.stash.get(_STATE, None)
+    if state is not None and state.results is not None:
+        from grader.files import write_atomically
+
+        write_atomically(Path(session.config.getoption("kata_results")), json.dumps(state.results, indent=1))
     if state is not None and session.items and all(state.exercise_for(Path(i.path)) for i in session.items):
         global _exit_status
         _exit_status = int(session.exitstatus)  # a run of exercise checks alone: skip the teardown
@@ -736,7 +747,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcomes["refused"] = getattr(report, "kata_refused", "")
             outcomes["code"] = getattr(report, "kata_code", "") or ("" if report.skipped else "error")
     if report.when == "teardown":
-        _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)})
+        record = {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)}
+        if state is not None and state.results is not None:
+            state.results[report.nodeid] = [record["outcome"], record["code"]]
+        _write(_config, record)
         if state is not None and state.restart:
             # This process ran out of memory: what it holds may starve the next exercise.
             # End it here; the grader carries on with the remaining checks in a fresh one.
