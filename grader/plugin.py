@@ -505,6 +505,10 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     entry = state.exercise_for(Path(item.path))
     if entry is None:
         return None
+    if state.session is not None:
+        # A fresh subject (the first, or one after a crash) starts JAX before the check's time runs.
+        with contextlib.suppress(Exception):  # a subject that cannot start fails the check itself
+            state.session.start()
     in_main = threading.current_thread() is threading.main_thread()
     timer = _CheckTimer(item, entry, check_timeout(item.config),
                         use_signal=settings.method == "signal" and in_main,

@@ -98,7 +98,7 @@ def test_a_crash_or_endless_loop_at_import_costs_only_that_exercise(tmp_path):
     assert proc.returncode == 0, proc.stderr
     by_id = {e["id"]: e for e in json.loads(out.read_text())["exercises"]}
     assert "timed out after 3 s in purity-1" in by_id["purity-1"]["reason"]
-    assert "ended the check process early (exit code 3)" in by_id["purity-2"]["reason"]
+    assert "ended the submission's process early (exit code 3)" in by_id["purity-2"]["reason"]
     assert by_id["purity-3"]["score"] == 1
 
 
