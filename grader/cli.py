@@ -323,17 +323,17 @@ def warm_command(args: argparse.Namespace) -> int:
 
 
 def _all_parsers() -> list:
-    from grader import classroom, doctor, learn, notebook
+    from grader import authoring, classroom, doctor, learn, notebook
 
     return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *notebook.PARSERS,
-            *classroom.PARSERS, *doctor.PARSERS]
+            *classroom.PARSERS, *authoring.PARSERS, *doctor.PARSERS]
 
 
 # `grader --help` lists the commands in these groups, in this order; a command in neither group
 # is listed under "other".
 LEARNING = ("next", "watch", "hint", "progress", "solution", "reset", "notebooks")
-TEACHING = ("grade", "batch", "report", "warm", "release", "classroom-workflow", "gradescope-bundle", "doctor",
-            "bench")
+TEACHING = ("grade", "batch", "report", "warm", "new", "check", "release", "classroom-workflow", "gradescope-bundle",
+            "doctor", "bench")
 
 
 def parser() -> argparse.ArgumentParser:
