@@ -236,7 +236,10 @@ def new_command(args: argparse.Namespace) -> int:
          f"after {plan.after or 'the last exercise'}:")
     for rel in plan.files:
         _say(f"  {rel}")
-    _say("  exercises/manifest.toml (its entry)", "",
+    _say("  exercises/manifest.toml (its entry)")
+    if plan.assignments:
+        _say(f"  (in no assignment yet: add it to one of {', '.join(plan.assignments)} in the manifest)")
+    _say("",
          f"next: rewrite the lesson, task, code and checks into your idea, keep the mimic and mutant honest, "
          f"`git add` the files, then `grader check {entry.id}` and `grader check {entry.id} --mutate` "
          f"(docs/instructors.md, \"Writing your own kata\")")
@@ -246,8 +249,10 @@ def new_command(args: argparse.Namespace) -> int:
 class Plan:
     """Everything `new` writes: file path -> text, and the manifest's new text."""
 
-    def __init__(self, entry, files: dict[str, str], manifest: str, after: str | None) -> None:
+    def __init__(self, entry, files: dict[str, str], manifest: str, after: str | None,
+                 assignments: tuple[str, ...] = ()) -> None:
         self.entry, self.files, self.manifest, self.after = entry, files, manifest, after
+        self.assignments = assignments  # the course's, none of which holds the new exercise yet
 
 
 _IDEA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -325,7 +330,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
         parse_course(manifest.encode("utf-8"), manifest_path)
     except ManifestError as error:  # the manifest was fine and the entry is ours: a bug, but say what
         raise UsageProblem(f"the manifest with {exercise_id} added would not read back: {error}") from None
-    return Plan(entry, files, manifest, after.id if after else None)
+    return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments))
 
 
 def write_plan(repo: Path, plan: Plan) -> None:
@@ -342,7 +347,7 @@ def write_plan(repo: Path, plan: Plan) -> None:
             write_atomically(path, text)
             written.append(path)
         write_atomically(repo / "exercises" / "manifest.toml", plan.manifest)
-    except BaseException:
+    except BaseException as error:
         for path in written:
             path.unlink(missing_ok=True)
         for folder in reversed(made):
@@ -350,6 +355,9 @@ def write_plan(repo: Path, plan: Plan) -> None:
                 folder.rmdir()
             except OSError:
                 pass
+        if isinstance(error, OSError):
+            raise UsageProblem(f"could not write {error.filename or 'a file'}: {error.strerror or error}; "
+                               f"nothing was written") from None
         raise
     load_course.cache_clear()
 
