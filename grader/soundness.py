@@ -24,13 +24,11 @@ and each runs once; the verdicts below only read the results.
 from __future__ import annotations
 
 import ast
-import os
-import shutil
 import subprocess
 import sys
 import time
 import tomllib
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,13 +148,27 @@ def is_fill_in(stub: bytes) -> bool:
 # --- grading every target once ------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """The reference solution once more, graded in a round beside the variants: the second run that
+    must agree with the first."""
+
+    exercise: Exercise
+    path: Path
+
+    def source(self) -> bytes:
+        return self.path.read_bytes()
+
+
 class Proof:
     """Every target a proof needs, graded once each, `workers` at a time, in the background.
 
-    Targets: "solutions" and "solutions-again" (the reference, twice), "stubs",
-    "<kind>-<i>" (round i of the kept variants of a kind) and, with
-    `mutate=True`, "derived-<i>" (round i of the mutants derived from the
-    reference solutions).
+    Targets: "solutions" and "stubs" (the whole course each), then "round-<i>":
+    one check process per round, holding at most one item per exercise,
+    where an item is a kept variant, the reference solution again (`Repeat`)
+    or, with `mutate=True`, a mutant derived from the reference solution.
+    Packing every kind into the same rounds keeps the processes few: a
+    process costs a JAX start, an exercise in it a fraction of that.
     """
 
     def __init__(self, repo: Path, exercises: tuple[Exercise, ...], scratch: Path, *, mutate: bool = False,
@@ -169,7 +181,7 @@ class Proof:
         self.stubs = self.scratch / "stubs"
         self.edited = export_stubs(self.repo, self.exercises, self.stubs, revision)
         self.variants = {kind: find_variants(self.repo, self.exercises, kind) for kind in KINDS}
-        self.rounds = {kind: rounds(found) for kind, found in self.variants.items()}
+        self.repeats = {e.id: Repeat(e, self.repo / "solutions" / e.path) for e in self.exercises}
         self.derived: list = []
         if mutate:
             from grader.mutation import derive
@@ -177,7 +189,9 @@ class Proof:
             for entry in self.exercises:
                 solution = self.repo / "solutions" / entry.path
                 self.derived += derive(entry, solution.read_text(encoding="utf-8"))
-        self.rounds["derived"] = rounds(self.derived)
+        items = [v for kind in KINDS for v in self.variants[kind]] + list(self.repeats.values()) + self.derived
+        self.rounds = rounds(items)
+        self._round_of = {item: i for i, group in enumerate(self.rounds) for item in group}
 
     def start(self) -> None:
         """Queue every target: the biggest rounds first, so that no big one is left running alone."""
@@ -185,11 +199,8 @@ class Proof:
             return
         self.submit("solutions", self._grade, self.repo / "solutions", self.exercises)
         self.submit("stubs", self._grade, self.stubs, self.exercises)
-        self.submit("solutions-again", self._grade, self.repo / "solutions", self.exercises)
-        queued = sorted(((len(group), f"{kind}-{i}", group) for kind, found in self.rounds.items()
-                         for i, group in enumerate(found)), key=lambda r: -r[0])
-        for _, name, group in queued:
-            self.submit(name, self._grade_round, name, group)
+        for i, group in sorted(enumerate(self.rounds), key=lambda r: -len(r[1])):
+            self.submit(f"round-{i}", self._grade_round, f"round-{i}", group)
 
     def _grade(self, folder: Path, exercises: tuple[Exercise, ...]) -> Grade:
         return grade(folder, repo=self.repo, only=exercises, shared_cache=self.cache)
@@ -222,7 +233,7 @@ class Proof:
         """Block until every target is graded; `progress(done, total)` after each."""
         self.start()
         total = len(self.futures)
-        for done, future in enumerate(_as_completed(self.futures.values()), 1):
+        for done, future in enumerate(as_completed(list(self.futures.values())), 1):
             future.result()
             if progress:
                 progress(done, total)
@@ -235,18 +246,9 @@ class Proof:
     def checks(self, target: str, entry: Exercise) -> list[Check]:
         return next((e.checks for e in self.get(target).exercises if e.exercise.id == entry.id), [])
 
-    def results(self, kind: str, item) -> list[Check]:
-        """The checks' results for one variant or derived mutant (kind "derived")."""
-        for i, group in enumerate(self.rounds[kind]):
-            if item in group:
-                return self.checks(f"{kind}-{i}", item.exercise)
-        raise KeyError(item)
-
-
-def _as_completed(futures):
-    from concurrent.futures import as_completed
-
-    return as_completed(list(futures))
+    def results(self, item) -> list[Check]:
+        """The checks' results for one item of the rounds: a variant, a repeat, a derived mutant."""
+        return self.checks(f"round-{self._round_of[item]}", item.exercise)
 
 
 # --- verdicts -----------------------------------------------------------------------------
@@ -302,7 +304,7 @@ def coverage_problems(proof: Proof, entry: Exercise) -> list[Problem]:
     if not mutants:
         return [Problem(entry.id, "no kept mutant (a plausible wrong answer)",
                         f"add {_variant_path(proof.repo, entry, 'mutant_<what_is_wrong>.py')}")]
-    caught = {c.nodeid for m in mutants for c in proof.results("mutant", m) if not c.result.passed}
+    caught = {c.nodeid for m in mutants for c in proof.results(m) if not c.result.passed}
     names = [c.nodeid for c in proof.checks("solutions", entry)]
     return [Problem(entry.id, f"{name.rsplit('::', 1)[-1]} rejects none of the kept mutants, so nothing shows it "
                               f"can fail", f"add a mutant it rejects in {_variant_path(proof.repo, entry)}/, "
@@ -311,7 +313,7 @@ def coverage_problems(proof: Proof, entry: Exercise) -> list[Problem]:
 
 
 def variant_problems(proof: Proof, variant: Variant) -> list[Problem]:
-    results = proof.results(variant.kind, variant)
+    results = proof.results(variant)
     where = _variant_path(proof.repo, variant.exercise, variant.path.name)
     entry = variant.exercise.id
     if not results:
@@ -343,7 +345,7 @@ def variant_problems(proof: Proof, variant: Variant) -> list[Problem]:
 
 def mimic_presence_problems(proof: Proof, entry: Exercise) -> list[Problem]:
     mimics = [v for v in proof.variants["mimic"] if v.exercise == entry]
-    rejected = [m for m in mimics if any(not c.result.passed for c in proof.results("mimic", m))]
+    rejected = [m for m in mimics if any(not c.result.passed for c in proof.results(m))]
     if rejected:
         return []
     return [Problem(entry.id, "no kept mimic (right values, JAX idea skipped) that the checks reject",
@@ -360,7 +362,7 @@ def hidden_problems(proof: Proof, entry: Exercise) -> list[Problem]:
         return [Problem(entry.id, "it has hidden checks but no kept hard-coded answer for them to reject",
                         f"add {_variant_path(proof.repo, entry, 'mutant_hard_coded.py')}: an answer fitted to the "
                         f"visible checks' inputs, which only a hidden check catches")]
-    caught = {c.nodeid for v in fitted for c in proof.results("mutant", v) if c.hidden and not c.result.passed}
+    caught = {c.nodeid for v in fitted for c in proof.results(v) if c.hidden and not c.result.passed}
     return [Problem(entry.id, f"hidden check {name.rsplit('::', 1)[-1]} rejects none of the hard-coded answers "
                               f"({', '.join(v.path.name for v in fitted)})",
                     "give it inputs the visible checks do not use, or keep the hard-coded answer it exists for")
@@ -370,7 +372,7 @@ def hidden_problems(proof: Proof, entry: Exercise) -> list[Problem]:
 def agreement_problems(proof: Proof, entry: Exercise) -> list[Problem]:
     """The reference solution's two runs agree check by check: no check depends on luck or order."""
     first = {c.nodeid: c.result.outcome for c in proof.checks("solutions", entry)}
-    second = {c.nodeid: c.result.outcome for c in proof.checks("solutions-again", entry)}
+    second = {c.nodeid: c.result.outcome for c in proof.results(proof.repeats[entry.id])}
     differ = sorted(name for name in first.keys() | second.keys() if first.get(name) != second.get(name))
     return [Problem(entry.id, f"{name.rsplit('::', 1)[-1]} {first.get(name, 'did not run')} in one run of the "
                               f"reference solution and {second.get(name, 'did not run')} in the other",
@@ -419,7 +421,7 @@ def mutation_outcomes(proof: Proof, entry: Exercise) -> list[MutantOutcome]:
     declared = equivalent_mutants(proof.repo, entry)
     outcomes = []
     for mutant in (m for m in proof.derived if m.exercise == entry):
-        results = proof.results("derived", mutant)
+        results = proof.results(mutant)
         failed = [c for c in results if not c.result.passed]
         if not results:
             outcomes.append(MutantOutcome(mutant, NOT_APPLICABLE, reason="no checks ran"))
@@ -437,7 +439,7 @@ def mutation_outcomes(proof: Proof, entry: Exercise) -> list[MutantOutcome]:
 def mutation_seconds(proof: Proof, entry: Exercise) -> float:
     """The time the checks took on an exercise's derived mutants, all rounds together."""
     return sum(c.result.duration for m in proof.derived if m.exercise == entry
-               for c in proof.results("derived", m))
+               for c in proof.results(m))
 
 
 def stale_equivalents(proof: Proof, entry: Exercise) -> list[str]:
@@ -524,10 +526,3 @@ def _missing_imports(path: Path, shown: str) -> list[str]:
                               f"cannot be imported")
     return errors
 
-
-def clean(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-__all__ = ["KINDS", "Problem", "Proof", "Variant", "input_errors", "problems", "mutation_outcomes",
-           "os"]
