@@ -130,7 +130,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def _file_name(mutant: str) -> str:
-    return re.sub(r"[^a-zA-Z0-9_.-]+", "_", mutant)
+    return re.sub(r"[^a-zA-Z0-9_.@-]+", "_", mutant)
 
 
 def _judge(proof, entry, mutate: bool) -> dict:
