@@ -18,12 +18,13 @@ import re
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.cli import UsageProblem, _example, choose
 from grader.files import write_atomically
-from grader.manifest import ManifestError, load_course, parse_course
+from grader.manifest import ID_PATTERN, Exercise, ManifestError, load_course, parse_course
 
 
 def _repo(args: argparse.Namespace) -> Path:
@@ -246,13 +247,15 @@ def new_command(args: argparse.Namespace) -> int:
     return 0
 
 
+@dataclass
 class Plan:
     """Everything `new` writes: file path -> text, and the manifest's new text."""
 
-    def __init__(self, entry, files: dict[str, str], manifest: str, after: str | None,
-                 assignments: tuple[str, ...] = ()) -> None:
-        self.entry, self.files, self.manifest, self.after = entry, files, manifest, after
-        self.assignments = assignments  # the course's, none of which holds the new exercise yet
+    entry: Exercise
+    files: dict[str, str]
+    manifest: str
+    after: str | None  # the exercise it follows in teaching order
+    assignments: tuple[str, ...] = ()  # the course's, none of which holds the new exercise yet
 
 
 _IDEA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -263,7 +266,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                   points: int = 1, idea: str | None = None):
     """What `new` would write, checked against the course: a UsageProblem for a duplicate id or
     path, a misnumbered id, a topic whose ids use another prefix, or a bad name."""
-    from grader.manifest import MANIFEST_NAME, Exercise, _ID
+    from grader.manifest import MANIFEST_NAME
 
     manifest_path = repo / "exercises" / MANIFEST_NAME
     try:
@@ -271,7 +274,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
     except ManifestError as error:
         raise UsageProblem(str(error)) from None
     exercises = course.exercises
-    if not _ID.match(exercise_id):
+    if not ID_PATTERN.match(exercise_id):
         raise UsageProblem(f"{exercise_id!r} is not an id: ids read like 'attention-1' (a lower-case prefix, a dash, "
                            f"a number)")
     if kind not in KINDS:

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 MANIFEST_NAME = "manifest.toml"
-_ID = re.compile(r"^[a-z][a-z0-9_]*-[0-9]+$")
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*-[0-9]+$")  # purity-1
 _REQUIRED = ("id", "path", "topic", "points", "concept", "hints")
 
 
@@ -93,7 +93,7 @@ def _entry(raw: dict, index: int, places: _Places) -> Exercise:
     if unknown:
         raise problem(f"has unknown field(s) {', '.join(unknown)}: an entry holds {', '.join(_REQUIRED)}",
                       unknown[0])
-    if not (isinstance(raw["id"], str) and _ID.match(raw["id"])):
+    if not (isinstance(raw["id"], str) and ID_PATTERN.match(raw["id"])):
         raise problem("has an id that should read like 'purity-1'", "id")
     if not (isinstance(raw["points"], int) and not isinstance(raw["points"], bool) and raw["points"] > 0):
         raise problem("needs points as a positive integer", "points")
