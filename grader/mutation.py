@@ -9,9 +9,9 @@ the checks, or, where the exercise does not care about that property, a right
 answer (declare it in the exercise's `tests/variants/.../mutants.toml`).
 
 Operators that can only act on what the program does at run time (gather a
-sharded input, write into a mutable input) raise `MutationDoesNotApply` when
-the input they need never comes, so a mutant that changed nothing is never
-reported as a survivor.
+sharded input, write into a mutable input) raise an error saying
+NOT_APPLICABLE_MARK when the input they need never comes, so a mutant that
+changed nothing is never reported as a survivor.
 
 Pure syntax: this module imports neither JAX nor the exercise.
 """
@@ -558,8 +558,9 @@ import jax.numpy as _katas_jnp
 import numpy as _katas_np
 
 
-class MutationDoesNotApply(Exception):
-    """The input this derived mutant acts on never came: it would behave as the reference does."""
+# The input a derived mutant acts on never came: it would behave as the reference does. A built-in
+# exception, so that its message crosses from the process running the exercise to the checks.
+MutationDoesNotApply = RuntimeError
 '''
 
 _HELPERS = {
