@@ -8,7 +8,8 @@ shows in that column even when the seconds are noisy.
 
 Figures:
 - grade: `grader grade` of a full correct submission (a copy of the reference
-  solutions), seconds and seconds per exercise; also the number of exercises.
+  solutions), seconds and seconds per exercise; also the number of exercises,
+  and how many requests the examiner sent the subject (grader.remote).
 - grade with failures: a submission with a few failing exercises, one of them
   an endless loop, against the correct one plus the timeout it earned (best
   of two runs of each).
@@ -97,7 +98,9 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
     correct = scratch / "correct"
     shutil.copytree(REPO / "solutions", correct)
     run(grader("warm"))  # built once per version of the checks, as a course would
-    run(grader("grade", str(correct)))  # settle the OS's file cache
+    results = scratch / "correct.json"
+    run(grader("grade", str(correct), "--json", str(results)))  # settle the OS's file cache
+    round_trips = json.loads(results.read_text())["isolation"]["round_trips"]
     times = [run(grader("grade", str(correct)))[0] for _ in range(2)]
     seconds = min(times)
     n = exercises_count()
@@ -114,6 +117,9 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
         Figure("exercises in the curriculum", n, "exercises", 95, "higher"),
         Figure("grade: a full correct submission", seconds, "s", 12.0, "lower", seconds / pace,
                f"{seconds / n:.3f} s per exercise; best of {len(times)}"),
+        Figure("grade: examiner/subject round trips for a full correct submission", round_trips, "requests",
+               40 * n, "lower", None, f"{round_trips / n:.1f} per exercise: every request the examiner "
+                                      f"sent the process that runs the submission"),
         Figure("grade: a submission with 4 failing exercises (one an endless loop), vs correct + timeout",
                with_loop / earned, "x", 1.0, "lower", None,
                f"{with_loop:.1f} s vs {seconds:.1f} s + a {LOOP_TIMEOUT} s timeout; best of {len(times)} each"),

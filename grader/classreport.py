@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import REPO_ROOT
+from grader.reports import SCHEMA_VERSION
 
 UNKNOWN = "unknown"
 NOT_RUN = "not-run"  # a consequence of an earlier hard failure, not a mistake of its own
@@ -274,9 +275,10 @@ def load_class(grades: Path, only: set[str] | None = None) -> ClassData:
     if old:
         warnings.append(f"{len(old)} result(s) come from an older grader (schema v2): their failures have no "
                         f"codes and are grouped as '{UNKNOWN}', their isolation is not recorded")
-    newer = sorted({r.get("schema_version") for r in records if (r.get("schema_version") or 0) > 3})
+    newer = sorted({r.get("schema_version") for r in records if (r.get("schema_version") or 0) > SCHEMA_VERSION})
     if newer:
-        warnings.append(f"results with a newer schema ({newer}) than this grader knows: read as version 3")
+        warnings.append(f"results with a newer schema ({newer}) than this grader knows: read as version "
+                        f"{SCHEMA_VERSION}")
     return summarize(records, title=grades.resolve().name, warnings=warnings)
 
 

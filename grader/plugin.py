@@ -232,6 +232,7 @@ def _open_channel(handshake_fd: int) -> tuple[Any, bytes]:
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is not None and state.session is not None:
+        _write(config, {"event": "session", "round_trips": state.session.round_trips})
         state.session.stop()
     if state is not None and state.channel is not None:
         state.channel.close()

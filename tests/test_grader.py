@@ -37,8 +37,9 @@ def test_json_results_follow_the_schema(runs):
     graded = reports.to_json(runs.get("solutions"))
     assert set(graded) == {"schema_version", "target", "score", "max_score", "seconds", "error",
                            "needs_review", "review", "isolation", "exercises"}
-    assert graded["schema_version"] == 3
+    assert graded["schema_version"] == 4
     assert graded["isolation"]["mode"] in ("namespaces", "process")
+    assert graded["isolation"]["round_trips"] > len(EXERCISES), "every exercise is loaded in the subject"
     assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
     for entry in graded["exercises"]:
         assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "code", "flags", "checks"}
