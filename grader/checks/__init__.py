@@ -19,7 +19,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
   `assert_split_over_devices`, `assert_donated` (buffer identity), `on_devices`
   (rerun a check with another device count)
-- prng: `no_key_reuse`;  processes: `run_in_processes`
+- prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
+  independent values drawn), `assert_keys_not_from_draws` (keys derived from the key given);  processes: `run_in_processes`
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
@@ -34,18 +35,19 @@ from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, Map
                                     assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
                                     assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
                                     per_device_shape, program_of, traced_jaxpr)
-from grader.checks.prng import no_key_reuse
+from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
+                                no_key_reuse)
 from grader.checks.values import (assert_close, assert_follows, assert_not_mutated, assert_sees_global_change,
                                   assert_shape_dtype, swap_function)
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "assert_close", "assert_compiles", "assert_donated", "assert_follows", "assert_jitted",
+    "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted", "assert_keys_not_from_draws", "assert_keys_used_once",
     "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
-    "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
+    "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "drawn_values", "fail",
     "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
     "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
     "within_seconds",
