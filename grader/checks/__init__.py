@@ -9,7 +9,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
 - values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`,
   `swap_function` + `assert_follows` (the answer transforms the function the task names)
-- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
+- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
+  `assert_reuses_program` (repeated calls compile nothing)
 - programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
@@ -24,7 +25,7 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
-                                    assert_jitted, count_compiles)
+                                    assert_jitted, assert_reuses_program, count_compiles)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, lowered_donations, on_devices, start_worker,
@@ -45,7 +46,7 @@ __all__ = [
     "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted", "assert_keys_not_from_draws", "assert_keys_used_once",
     "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
-    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
+    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "drawn_values", "fail",
     "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",

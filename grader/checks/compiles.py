@@ -238,3 +238,28 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
              f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
              f"compiler never sees the whole computation. All of it belongs inside the function that "
              f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
+
+
+def assert_reuses_program(call: Callable[[], Any], *, what: str, calls: str, times: int = 2,
+                          why: str = "") -> Any:
+    """After one call of `call()` (which may compile), `times` more calls compile nothing.
+
+    For answers whose work is compiled by jit or pmap: a new jitted or pmapped
+    function per call (of a lambda, a closure, a functools.partial) is new to
+    JAX's cache and compiles again every time, with the same values. This does
+    not prove that anything is compiled (other checks do that): the first call
+    may find its program already cached by an earlier check. Returns the last
+    call's result.
+    """
+    __tracebackhide__ = True
+    call()
+    with count_compiles() as log:
+        for _ in range(times):
+            out = call()
+    if log.count:
+        fail(sentence(f"{what} compiled {log.count} time(s) for {calls}; expected no new compile. "
+                      f"jit and pmap cache a program per function object: a jax.jit or jax.pmap of a "
+                      f"lambda, a closure or a functools.partial built inside the call is a new function "
+                      f"each time, so every call traces and compiles again.", why,
+                      f"See {DOCS}/jit-compilation.html"), "recompiles")
+    return out
