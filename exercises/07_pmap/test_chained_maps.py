@@ -35,7 +35,7 @@ def _values_and_split(out, host, what: str) -> None:
 
 def test_no_transfer_between_the_stages(exercise):
     mesh, host, x = _setup()
-    with jax.transfer_guard("disallow_explicit"):
+    with jax.transfer_guard("disallow_explicit"), checks.host_reads() as reads:
         try:
             out = exercise.pipeline(x, mesh)
             jax.block_until_ready(out)
@@ -47,6 +47,10 @@ def test_no_transfer_between_the_stages(exercise):
                         f"intermediate went to the host (np.asarray) and was put back on the devices "
                         f"(device_put): stage_one's output is already split over 'data' the way stage_two "
                         f"wants it. See {GUARD_DOCS}", "host-transfer")
+    if reads:  # a CPU's guard is blind to device-to-host copies: printing the intermediate is one
+        checks.fail(f"pipeline(x, mesh) read {', '.join(reads[:3])} back to the host between or after the "
+                    f"stages (printed, formatted or converted it): every device's block is copied into "
+                    f"host memory, which is what this exercise removes. See {GUARD_DOCS}", "host-transfer")
     _values_and_split(out, host, "pipeline(x, mesh)")
 
 

@@ -29,14 +29,16 @@ def _keep_switches():
 
 
 class Traced:
-    """A function the checks hand to nan_origin: it notes whether NaN checking was on each time it ran."""
+    """A function the checks hand to nan_origin: each time it runs, it notes whether NaN checking was
+    on and whether it was being traced (by jax.jit) rather than run on values."""
 
     def __init__(self, body):
-        self.body, self.seen = body, []
+        self.body, self.seen, self.traced = body, [], []
         self.__name__ = body.__name__
 
     def __call__(self, *args):
         self.seen.append(bool(jax.config.jax_debug_nans))
+        self.traced.append(any(isinstance(a, jax.core.Tracer) for a in args))
         return self.body(*args)
 
 
@@ -82,6 +84,12 @@ def _check_ran_checked(f, *, what):
                     f"find the NaN: with the option on, a jitted call whose output holds a NaN is run "
                     f"again op by op and stops at the first primitive that made one. See {FLAGS}",
                     "wrong-tool")
+    if not any(on and traced for on, traced in zip(f.seen, f.traced)):
+        checks.fail(f"{what}: {f.__name__} ran with NaN checking on, but never under jax.jit: it was "
+                    f"only ever called on values, op by op. The task is jax.jit(f)(*args) with the "
+                    f"option on: JAX checks the compiled call's output and, when it holds a NaN, runs "
+                    f"the function again de-optimized to find the primitive that made it. See {FLAGS}",
+                    "not-jitted")
 
 
 def _check_name(got, want, *, what, why):

@@ -18,7 +18,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `assert_runs_on_devices` (where the work ran), `compiled_program` (partitioned HLO),
   `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
-  `assert_split_over_devices`, `assert_donated` (buffer identity), `on_devices`
+  `assert_split_over_devices`, `assert_donated` (buffer identity), `host_reads` (values
+  read back to the host: printing included), `on_devices`
   (rerun a check with another device count)
 - prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
   independent values drawn), `assert_keys_not_from_draws` (keys derived from the key given);  processes: `run_in_processes`
@@ -28,8 +29,8 @@ from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog,
                                     assert_jitted, assert_reuses_program, count_compiles)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
-                                   assert_split_over_devices, lowered_donations, on_devices, start_worker,
-                                   within_seconds)
+                                   assert_split_over_devices, host_reads, lowered_donations, on_devices,
+                                   start_worker, within_seconds)
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
                                     StoredValue, assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
@@ -49,7 +50,7 @@ __all__ = [
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "drawn_values", "fail",
-    "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
+    "host_reads", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
     "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
     "within_seconds",
 ]

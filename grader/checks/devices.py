@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import hmac
 import inspect
@@ -12,7 +13,7 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,37 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
     if len(starts) != n:
         fail(sentence(f"{what}: several devices hold the same rows; expected each device to hold its own "
                       f"slice of the leading axis.", hint), "wrong-sharding")
+
+
+# --- reads back to the host ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def host_reads() -> Iterator[list[str]]:
+    """Every jax.Array whose values are read back to the host inside the block, as "float32[3]".
+
+    A CPU's transfer guard never sees a device-to-host copy (the memory is the
+    host's already), so this watches the one place every Python-level read of
+    an array's values goes through: printing, str/repr/format, float(), int(),
+    bool(), .tolist(), jax.device_get. NumPy's own conversions (np.asarray,
+    .item()) read the buffer directly, past this; they fail under jax.jit
+    instead, so a check that also runs the code under jit sees those.
+    """
+    from jax._src import array
+
+    impl = array.ArrayImpl
+    original = impl.__dict__["_value"]
+    seen: list[str] = []
+
+    def watched(self: Any) -> Any:
+        seen.append(f"{self.dtype}{list(self.shape)}")
+        return original.fget(self)
+
+    impl._value = property(watched)
+    try:
+        yield seen
+    finally:
+        impl._value = original
 
 
 # --- donation -----------------------------------------------------------------------------------
