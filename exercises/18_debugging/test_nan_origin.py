@@ -126,8 +126,19 @@ def test_none_when_no_nan_appears(exercise):
                 why="log(0) is -inf, not NaN, so no primitive made a NaN and JAX raised nothing.")
 
 
+def _run_ignoring_the_nan(exercise, f, x):
+    try:
+        exercise.nan_origin(f, x)
+    except FloatingPointError:
+        pass  # what it returns is the other checks' business; here only the setting counts
+
+
 def test_leaves_the_setting_as_it_found_it(exercise):
     x = jnp.asarray(np.array([3.0, 1.0], np.float32))
+    # From both starting values, set globally: "restoring" it to off turns it off for a caller
+    # who had it on.
+    checks.assert_leaves_setting(lambda: _run_ignoring_the_nan(exercise, Traced(spread), x), "jax_debug_nans",
+                                 what="nan_origin(spread, [3, 1])", why=f"See {FLAGS}")
     with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
         try:
             exercise.nan_origin(Traced(spread), x)

@@ -302,6 +302,75 @@ def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any)
     return Program(traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"), **kwargs))
 
 
+# --- shared inputs stay shared -------------------------------------------------------------------
+
+
+def _input_sources(jaxpr: Any, sources_in: list[frozenset[int]], found: list[tuple[Any, frozenset[int]]]) \
+        -> list[frozenset[int]]:
+    """Which program inputs each output of `jaxpr` is computed from, given the inputs of its own inputs;
+    every equation result is added to `found` with its sources (call-like bodies seen through)."""
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    sources = {id(v): s for v, s in zip(jaxpr.invars, sources_in)}
+
+    def of(var: Any) -> frozenset[int]:
+        return frozenset() if isinstance(var, jax.extend.core.Literal) else sources.get(id(var), frozenset())
+
+    for eqn in jaxpr.eqns:
+        ins = [of(v) for v in eqn.invars]
+        subs = list(jax.extend.core.jaxprs_in_params(eqn.params))
+        body = getattr(subs[0], "jaxpr", subs[0]) if len(subs) == 1 else None
+        if body is not None and len(body.invars) == len(ins) and len(body.outvars) == len(eqn.outvars) \
+                and eqn.primitive.name not in ("scan", "while", "cond"):
+            outs = _input_sources(body, ins, found)
+        else:
+            every = frozenset().union(*ins)
+            outs = [every] * len(eqn.outvars)
+        for var, source in zip(eqn.outvars, outs):
+            sources[id(var)] = source
+            found.append((var, source))
+    return [of(v) for v in jaxpr.outvars]
+
+
+def assert_no_stacked_copies(fn: Callable, *args: Any, shared: dict[str, str], copies: int, what: str,
+                             hint: str = "", **kwargs: Any) -> Program:
+    """No input that every example (member, device) shares is copied once per example in the program:
+    an array computed from that input alone, `copies` times its size or more (a tile, a broadcast to
+    the batch), is a stack of copies the mapped function should never need.
+
+    vmap's in_axes=None hands the one value to every example; tiling it to the batch and mapping it
+    gives the same numbers while building (and reading) a copy per example.
+
+    Args:
+      shared: the shared inputs, by their path in `args` as `jax.tree_util.keystr` writes it
+        ("[0]['b']" for args[0]["b"], "[1]" for args[1]) -> how the message names them.
+      copies: the number of examples.
+    Scalars are not judged: jnp broadcasts a scalar operand to the other's shape in any program.
+    Returns:
+      The program, for further questions.
+    """
+    __tracebackhide__ = True
+    program = program_of(fn, *args, what=what, **kwargs)
+    leaves = jax.tree_util.tree_flatten_with_path(args)[0]
+    names = {i: shared[jax.tree_util.keystr(path)] for i, (path, _) in enumerate(leaves)
+             if jax.tree_util.keystr(path) in shared}
+    sizes = {i: math.prod(np.shape(leaf)) for i, (_, leaf) in enumerate(leaves)}
+    jaxpr = getattr(program.jaxpr, "jaxpr", program.jaxpr)
+    found: list[tuple[Any, frozenset[int]]] = []
+    _input_sources(jaxpr, [frozenset({i}) for i in range(len(jaxpr.invars))], found)
+    for var, source in found:
+        if len(source) != 1 or next(iter(source)) not in names:
+            continue
+        (index,) = source
+        size = math.prod(getattr(var.aval, "shape", ()))
+        if sizes[index] > 1 and size >= copies * sizes[index]:  # a scalar is broadcast by every jnp op
+            fail(sentence(f"{what} builds {var.aval.str_short()} from {names[index]} alone: {copies} copies "
+                          f"of a value every example shares, made before the mapped work. Mapping a "
+                          f"stack of copies gives the same numbers as mapping nothing, at the cost of the "
+                          f"copies: in_axes=None hands the one value to every example as it is.", hint,
+                          f"See {DOCS}/automatic-vectorization.html"), "wrong-tool")
+    return program
+
+
 # --- loops ------------------------------------------------------------------------------------
 
 

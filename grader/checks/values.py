@@ -112,6 +112,44 @@ def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any
                           hint, f"See {DOCS}/stateful-computations.html"), "stale-global")
 
 
+# --- global JAX settings -------------------------------------------------------------------------
+
+
+def read_setting(name: str) -> Any:
+    """The current value of a JAX setting (`jax.config.<name>`) where the exercise's code runs."""
+    return getattr(jax.config, name)
+
+
+def change_setting(name: str, value: Any) -> None:
+    """Set a JAX setting globally (`jax.config.update`) where the exercise's code runs."""
+    jax.config.update(name, value)
+
+
+def assert_leaves_setting(call: Callable[[], Any], name: str, *, what: str, why: str = "") -> None:
+    """`call()` leaves the boolean JAX setting `name` as it found it, from both starting values.
+
+    An answer that switches a setting on and then "restores" it to False passes
+    a check that only ever starts from False, and turns the setting off for a
+    caller who had it on. The setting is set globally (`jax.config.update`)
+    before each run and put back to its first value afterwards.
+    """
+    __tracebackhide__ = True
+    before = read_setting(name)
+    try:
+        for start in (False, True):
+            change_setting(name, start)
+            call()
+            after = read_setting(name)
+            if bool(after) != start:
+                fail(sentence(f"{what}, called with {name} {'on' if start else 'off'}, left it "
+                              f"{'on' if after else 'off'}. The setting is global: every later call in "
+                              f"the caller's program would run with a value the caller never chose. "
+                              f"Change it for your own block only, with a setting that restores the "
+                              f"caller's value on the way out, whatever it was.", why), "global-setting")
+    finally:
+        change_setting(name, before)
+
+
 # --- the answer uses the function the task names ---------------------------------------------
 
 _SWAP_SLOT = "__kata_swapped_functions__"
