@@ -81,6 +81,13 @@ def statistics_computed_where_the_rows_live(exercise):
                                what="standardize(x)")
     # A result laid out like x proves nothing if every device was first handed the whole batch: the
     # compiled program shows what moved between devices.
+    # Whatever collective does it: a psum of one-hot-placed row blocks gathers the batch too.
+    whole = x.size * x.dtype.itemsize
+    checks.assert_receives_at_most(exercise.standardize, x, limit=whole / 2, what="standardize(x)",
+                                   allowed=f"partial column statistics (well under half the batch's "
+                                           f"{whole} bytes)",
+                                   hint="Column statistics need only each device's partial sums, combined "
+                                        "by an all-reduce: jnp.mean / jnp.std on the row-split array.")
     moved = checks.compiled_program(exercise.standardize, x, what="standardize(x)").collectives()
     gathered = sorted(op for op in ("all-gather", "all-to-all") if moved[op])
     if gathered:

@@ -17,7 +17,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
-  per example), `compiled_program` (partitioned HLO),
+  per example), `compiled_program` (partitioned HLO), `assert_receives_at_most` (bytes each device
+  receives through collectives),
   `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
   `assert_split_over_devices`, `assert_donated` (buffer identity), `host_reads` (values
@@ -37,7 +38,8 @@ from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
                                     StoredValue, assert_loops_rolled, assert_no_callbacks, assert_no_stacked_copies,
                                     assert_not_unrolled,
-                                    assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
+                                    assert_not_unrolled_over_batch, assert_not_uses, assert_receives_at_most,
+                                    assert_runs_on_devices,
                                     assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
                                     per_device_shape, program_of, traced_jaxpr)
 from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
@@ -51,7 +53,7 @@ __all__ = [
     "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted", "assert_leaves_setting", "assert_keys_not_from_draws", "assert_keys_used_once",
     "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies", "assert_not_mutated", "assert_not_unrolled",
-    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated", "assert_reuses_program",
+    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles", "drawn_values", "fail",
     "host_reads", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",

@@ -608,6 +608,46 @@ class CompiledProgram:
                 found.append((match.group(2), tuple(int(d) for d in match.group(1).split(",") if d)))
         return found
 
+    def received(self) -> list[tuple[str, tuple[int, ...], float]]:
+        """What each device receives through collectives while the program runs, as (op, per-device
+        result shape, bytes received), loop bodies counted once per trip (a loop whose trip count XLA
+        does not know counts 1000 trips): the measure of how much data the devices exchange,
+        whatever collectives, reshards or hand-made rings moved it."""
+        computations, entry = _hlo_computations(self.text)
+        default_group = int(m.group(1)) if (m := re.search(r"num_partitions=(\d+)", self.text)) else 1
+        memo: dict[str, list[tuple[str, tuple[int, ...], float]]] = {}
+
+        def of(name: str, depth: int = 0) -> list[tuple[str, tuple[int, ...], float]]:
+            if name in memo or depth > 50:
+                return memo.get(name, [])
+            found: list[tuple[str, tuple[int, ...], float]] = []
+            for line in computations.get(name, []):
+                op = re.search(r"=\s*(\(.*?\)|\w+\[[0-9,]*\]\S*)\s+(" + "|".join(HLO_COLLECTIVES)
+                               + r")(-start)?\(", line)
+                if op:
+                    shapes = re.findall(r"(\w+)\[([0-9,]*)\]", op.group(1))
+                    dtype, dims = shapes[-1]
+                    shape = tuple(int(d) for d in dims.split(",") if d)
+                    size = math.prod(shape) * _HLO_BYTES.get(dtype, 4)
+                    group = _group_size(line) or default_group
+                    share = {"collective-permute": 1.0, "reduce-scatter": group - 1.0}.get(op.group(2),
+                                                                                          (group - 1) / group)
+                    found.append((op.group(2), shape, size * share))
+                trips = 1
+                if " while(" in line:
+                    count = re.search(r'"known_trip_count":\{"n":"(\d+)"\}', line)
+                    trips = int(count.group(1)) if count else 1000
+                branches = re.search(r"branch_computations=\{([^}]*)\}", line)
+                if branches:
+                    options = [of(b.strip().lstrip("%"), depth + 1) for b in branches.group(1).split(",")]
+                    found += max(options, key=lambda got: sum(b for _, _, b in got), default=[])
+                for callee in re.findall(r"(?:calls|to_apply|body)=%([\w.\-]+)", line):
+                    found += [(o, s, b * trips) for o, s, b in of(callee, depth + 1)]
+            memo[name] = found
+            return found
+
+        return of(entry) if entry else []
+
     def parameter_shapes(self) -> list[tuple[int, ...]]:
         """Per-device shapes of the entry computation's parameters."""
         entry = self.text[self.text.find("ENTRY"):]
@@ -615,6 +655,69 @@ class CompiledProgram:
         for match in re.finditer(r"=\s*\w+\[([0-9,]*)\][^\n]*?parameter\((\d+)\)", entry.split("\n}\n")[0]):
             shapes.append((int(match.group(2)), tuple(int(d) for d in match.group(1).split(",") if d)))
         return [shape for _, shape in sorted(shapes)]
+
+
+_HLO_BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2, "s32": 4, "u32": 4, "f32": 4,
+              "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
+
+
+def _hlo_computations(text: str) -> tuple[dict[str, list[str]], str | None]:
+    """The HLO module's computations by name (their instruction lines), and the entry's name."""
+    computations: dict[str, list[str]] = {}
+    entry, current = None, None
+    for line in text.splitlines():
+        head = re.match(r"^(ENTRY )?%([\w.\-]+) \(.*\{\s*$", line)
+        if head:
+            current = head.group(2)
+            computations[current] = []
+            entry = current if head.group(1) else entry
+        elif line.startswith("}"):
+            current = None
+        elif current is not None:
+            computations[current].append(line)
+    return computations, entry
+
+
+def _group_size(line: str) -> int | None:
+    """How many devices one group of this collective spans, from its replica_groups."""
+    listed = re.search(r"replica_groups=\{\{([0-9,]*)\}", line)
+    if listed:
+        return len(listed.group(1).split(","))
+    iota = re.search(r"replica_groups=\[([0-9,]+)\]<=", line)
+    if iota:
+        return int(iota.group(1).split(",")[-1])
+    mesh = re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", line)
+    if mesh:
+        sizes = dict(re.findall(r"'(\w+)'=(\d+)", mesh.group(1)))
+        return math.prod(int(sizes.get(axis.strip().strip("'"), 1)) for axis in mesh.group(2).split(","))
+    return None
+
+
+def assert_receives_at_most(fn: Callable, *args: Any, limit: float, what: str, allowed: str,
+                            hint: str = "", **kwargs: Any) -> CompiledProgram:
+    """Each device receives at most `limit` bytes through collectives while fn(*args) runs.
+
+    A spelling-based check ("no all_gather") misses a gather built another way:
+    n-1 ppermutes, a psum of one-hot-placed blocks, a reshard to replicated
+    beside a decoy collective, a gather under a transposed shape. The bytes each
+    device receives count them all: read from the compiled, partitioned program.
+
+    Args:
+      limit: bytes per device, e.g. one block of the input.
+      allowed: what the task lets a device receive, for the message, e.g. "one block (24 bytes)".
+    """
+    __tracebackhide__ = True
+    program = compiled_program(fn, *args, what=what, **kwargs)
+    received = program.received()
+    total = sum(b for _, _, b in received)
+    if total > limit:
+        biggest = sorted(received, key=lambda r: -r[2])[:3]
+        listed = ", ".join(f"{op} of {list(shape)} ({b:.0f} bytes)" for op, shape, b in biggest)
+        fail(sentence(f"{what}: each device receives about {total:.0f} bytes from the others while it "
+                      f"runs ({listed}); the task needs at most {allowed}. The whole array (or most of "
+                      f"it) is being collected on every device, whatever the collective that does it.",
+                      hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    return program
 
 
 def compiled_program(fn: Callable, *args: Any, what: str, **kwargs: Any) -> CompiledProgram:
