@@ -267,6 +267,29 @@ class Program:
         jaxpr = getattr(self.jaxpr, "jaxpr", self.jaxpr)
         return bool(jaxpr.invars and jaxpr.outvars) and walk(jaxpr, jaxpr.invars[0], jaxpr.outvars[0])
 
+    def transfers(self) -> list[tuple[tuple[int, ...], set[int] | None, set[int]]]:
+        """Every explicit copy (device_put) in the program, in order, as (shape moved, ids of the
+        devices it came from or None for host data, ids of the devices it went to). Traced with the
+        arrays closed over (`program_of(lambda: f(a, b))`), it lists every copy the call makes, not
+        only the first one a transfer guard would stop, and whatever guard the code sets itself."""
+        found = []
+        for eqn in self.find("device_put"):
+            for var, source, target in zip(eqn.invars, eqn.params.get("srcs", ()), eqn.params.get("devices", ())):
+                ids = lambda s: {d.id for d in s.device_set} if hasattr(s, "device_set") else (  # noqa: E731
+                    {s.id} if hasattr(s, "id") else None)
+                if target is None:
+                    continue
+                found.append((tuple(getattr(var.aval, "shape", ())), ids(source) if source is not None else None,
+                              ids(target)))
+        return found
+
+    def host_constants(self, min_size: int = 2) -> list[tuple[int, ...]]:
+        """Shapes of the NumPy arrays (not jax.Arrays) the program holds as constants, of at least
+        `min_size` values: data computed on the host and baked into the program."""
+        consts = getattr(self.jaxpr, "consts", ())
+        return [tuple(np.shape(c)) for c in consts
+                if not isinstance(c, jax.Array) and np.size(c) >= min_size]
+
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
         included (per iteration): what the program must hold in memory at once, at least."""
