@@ -19,7 +19,7 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
   per example), `compiled_program` (partitioned HLO), `assert_receives_at_most` (bytes each device
   receives through collectives),
-  `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
+  `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`, `assert_loop_stops_on_data`
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
   `assert_split_over_devices`, `assert_donated` (buffer identity), `host_reads` (values
   read back to the host: printing included), `on_devices`
@@ -36,7 +36,7 @@ from grader.checks.devices import (assert_donated, assert_on_devices, assert_rep
                                    start_worker, within_seconds)
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
-                                    StoredValue, assert_loops_rolled, assert_no_callbacks, assert_no_stacked_copies,
+                                    StoredValue, assert_loop_stops_on_data, assert_loops_rolled, assert_no_callbacks, assert_no_stacked_copies,
                                     assert_not_unrolled,
                                     assert_not_unrolled_over_batch, assert_not_uses, assert_receives_at_most,
                                     assert_runs_on_devices,
@@ -52,7 +52,7 @@ __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted", "assert_leaves_setting", "assert_keys_not_from_draws", "assert_keys_used_once",
-    "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies", "assert_not_mutated", "assert_not_unrolled",
+    "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies", "assert_not_mutated", "assert_not_unrolled",
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles", "drawn_values", "fail",

@@ -428,6 +428,49 @@ def assert_loops_rolled(program: Program, *, what: str, max_unroll: int = 1, hin
                           hint, f"See {DOCS}/control-flow.html"), "unrolled")
 
 
+def _counted_only(eqn: Any) -> bool:
+    """Whether a while loop's condition reads only counters (a carry the body steps by a constant)
+    and values the body passes through unchanged: a fixed number of trips, decided before it starts."""
+    cond, body = eqn.params["cond_jaxpr"].jaxpr, eqn.params["body_jaxpr"].jaxpr
+    cond_n, body_n = eqn.params["cond_nconsts"], eqn.params["body_nconsts"]
+    producers = {id(out): e for e in cond.eqns for out in e.outvars}
+    read: set[int] = set()
+    pending = list(cond.outvars)
+    while pending:
+        var = pending.pop()
+        if id(var) in producers:
+            pending += [v for v in producers[id(var)].invars if not isinstance(v, jax.extend.core.Literal)]
+        else:
+            read.add(id(var))
+    carried = [i for i, v in enumerate(cond.invars[cond_n:]) if id(v) in read]
+    body_producers = {id(out): e for e in body.eqns for out in e.outvars}
+    for i in carried:
+        before, after = body.invars[body_n + i], body.outvars[i]
+        if after is before:
+            continue  # passed through: a bound fixed before the loop started
+        step = body_producers.get(id(after))
+        if step is not None and step.primitive.name in ("add", "sub") and before in step.invars and all(
+                v is before or isinstance(v, jax.extend.core.Literal) or v in body.invars[:body_n]
+                for v in step.invars):
+            continue  # a counter: before plus a constant
+        return False
+    return True
+
+
+def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") -> None:
+    """Some while loop in the program decides when to stop from the values it computes, not only
+    from a counter against a bound fixed before it started (a fori_loop with a traced but
+    data-independent bound, `100 + 0 * tol`, runs every trip and masks the late ones)."""
+    __tracebackhide__ = True
+    loops = [eqn for eqn in program.live("while")]
+    if loops and all(_counted_only(eqn) for eqn in loops):
+        fail(sentence(f"{what}: its while loop stops on a step count alone (its condition reads a counter "
+                      f"and a bound fixed before the loop started), so it runs the same number of trips "
+                      f"whatever the values: a fori_loop in a while_loop's clothing, with the late steps "
+                      f"masked out. The condition must test what the loop computes.", hint,
+                      f"See {DOCS}/_autosummary/jax.lax.while_loop.html"), "wrong-tool")
+
+
 def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
                                    *, what: str, hint: str = "") -> None:
     """Tracing `fn(*make_args(b))` gives a program of the same size for every batch size `b`.
