@@ -64,6 +64,8 @@ def test_no_device_gathers_the_whole_matrix(exercise):
                                        allowed=f"the pieces of its own rows of a.T ({share} bytes at most)",
                                        hint=f"jax.reshard of a.T into a's layout moves each device's block "
                                             f"where it belongs, once. See {TYPES_DOCS}")
+    with jax.set_mesh(mesh):  # the task's symmetrize is jitted: one compiled program
+        checks.assert_jitted(exercise.symmetrize, a, what="symmetrize(a)", entirely=True)
     if (1, n) not in compiled.parameter_shapes():
         checks.fail(f"the compiled symmetrize(a) takes per-device inputs of shapes "
                     f"{compiled.parameter_shapes()}; expected each device to start from its own (1, {n}) "
