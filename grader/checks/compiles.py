@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import chex
 import jax
 
-from grader.checks.core import DOCS, fail, sentence
+from grader.checks.core import DOCS, KataFailure, fail, sentence
 
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -263,3 +264,34 @@ def assert_reuses_program(call: Callable[[], Any], *, what: str, calls: str, tim
                       f"each time, so every call traces and compiles again.", why,
                       f"See {DOCS}/jit-compilation.html"), "recompiles")
     return out
+
+
+@contextlib.contextmanager
+def max_traces(fn: Callable, n: int, *, what: str, why: str = "") -> Iterator[Callable]:
+    """Yield `fn` wrapped to allow at most `n` traces (chex.assert_max_traces); hand it to the answer
+    inside the block. A trace beyond `n` fails with a lesson, whatever program it was for.
+
+    Compile counts see programs; this sees the Python function being traced
+    again, which is what an export (traced once, then called for ever) or a
+    cache that misses does. chex's trace counter is global, keyed on the
+    function's code and where it was wrapped, so it is cleared on the way in.
+    """
+    __tracebackhide__ = True
+
+    def traced(*args: Any, **kwargs: Any) -> Any:  # chex reads its wrappee's source: this one has it
+        return fn(*args, **kwargs)
+
+    traced.__name__ = getattr(fn, "__name__", "traced")
+    chex.clear_trace_counter()
+    try:
+        yield chex.assert_max_traces(traced, n)
+    except AssertionError as error:
+        if isinstance(error, KataFailure) or "is traced >" not in str(error):
+            raise
+        name = getattr(fn, "__name__", "the function")
+        fail(sentence(f"{what} traced {name} more than {n} time{'s' if n != 1 else ''}: JAX ran its Python "
+                      f"body again to build another program, where the one it had should have served.",
+                      why or f"{RECOMPILE_CAUSES[0].upper()}{RECOMPILE_CAUSES[1:]}.",
+                      f"See {DOCS}/jit-compilation.html"), "repeated-work")
+    finally:
+        chex.clear_trace_counter()
