@@ -49,7 +49,8 @@ def test_two_rows_per_device(exercise):
     checks.assert_close(out, _by_hand(batch), what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
                         hint="The result is (rows, features) again, rows in their original order: split the "
                              "rows into one block per device and put the blocks back in the same order.")
-    checks.assert_reuses_program(lambda: _run(exercise, batch), what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
+    checks.assert_reuses_program(lambda: _run(exercise, batch),
+                                 what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
                                  calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
