@@ -1254,8 +1254,14 @@ class RemoteSite:
         return self.session.request("observe", probe=probe, args=args, kwargs=kwargs,
                                     label=getattr(exercise, "label", ""), **self.session.context())
 
+    def run(self, function: Any, *args: Any) -> Any:
+        return self.session.request("run", fn=function, args=args)
+
     def setting(self, name: str) -> Any:
         return self.session.request("settings", names=[name])[name]
+
+    def change_setting(self, name: str, value: Any) -> None:
+        self.session.request("settings", names=[name], set={name: value})
 
     def buffer_pointers(self, array: Any) -> list[int]:
         # Sent by value the first time, the array becomes the subject's own from then on: later calls

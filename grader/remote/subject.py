@@ -453,6 +453,8 @@ class Server:
         from grader.loading import load_exercise
 
         self.reset()
+        if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
+            sys.modules["chex"].clear_trace_counter()
         path = (self.submission / str(request["path"])).resolve()
         if not path.is_relative_to(self.submission):
             raise WireError("an exercise path outside the submission")
@@ -489,6 +491,10 @@ class Server:
                 return request["fn"](*request.get("args", ()), **request.get("kwargs", {}))
             finally:
                 jax.effects_barrier()  # printed text of this call arrives before the reply
+
+    def op_run(self, request: dict) -> Any:
+        """A function of the checks library (or a check's own), run here for what it sets up or saw."""
+        return request["fn"](*request.get("args", ()))
 
     def op_observe(self, request: dict) -> Any:
         from grader.loading import ExerciseModule
@@ -555,6 +561,9 @@ class Server:
     def op_settings(self, request: dict) -> dict:
         import jax
 
+        for name, value in (request.get("set") or {}).items():
+            if name in SETTINGS:
+                jax.config.update(str(name), value)
         return {str(name): getattr(jax.config, str(name)) for name in request["names"]}
 
     def op_pointers(self, request: dict) -> list:
