@@ -180,13 +180,19 @@ def stop_host_reads() -> list[str]:
 
 
 def _read_by_the_grader(frame: Any) -> bool:
-    """Whether the read comes from the grader's protocol (sending a result back), within a few frames."""
+    """Whether the read comes from the grader's protocol (sending a result back): the first caller
+    outside JAX and NumPy is the grader's wire code, not a submission's print or float()."""
+    import jax
+    import numpy
+
     remote = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "remote")
-    for _ in range(4):
+    libraries = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (jax, numpy))
+    for _ in range(16):
         if frame is None:
             return False
-        if frame.f_code.co_filename.startswith(remote):
-            return True
+        filename = frame.f_code.co_filename
+        if not filename.startswith(libraries) and not filename.startswith("<"):
+            return filename.startswith(remote)
         frame = frame.f_back
     return False
 
