@@ -111,9 +111,10 @@ def select(exercises: tuple[Exercise, ...], wanted: str) -> tuple[Exercise, ...]
 
 
 def suggest(exercises: tuple[Exercise, ...], wanted: str) -> str:
-    """'no exercise 'x'; did you mean 'y'?' for an unknown id."""
+    """'no exercise 'x'; did you mean 'y'?' for an unknown id or topic."""
     import difflib
 
-    close = difflib.get_close_matches(wanted, [e.id for e in exercises], n=1)
+    names = [e.id for e in exercises] + list(dict.fromkeys(e.topic for e in exercises))
+    close = difflib.get_close_matches(wanted, names, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"no exercise '{wanted}'{hint}"

@@ -309,6 +309,7 @@ def check_cell(repo: Path, exercise: Exercise, body: str, *, timeout: float | No
     if verdict is not None and fingerprint(checks_dir, exercise, code_dir=notebook_dir(repo)) == digest:
         progress = Progress(repo)
         progress.record(exercise, digest, verdict, source="notebook")
+        progress.set_current(exercise)  # the learner is on the cell just run
         try:
             progress.save()
             result.recorded = True

@@ -60,6 +60,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("kata_check_timeout", "time limit per exercise check, seconds (pytest's own `timeout` "
                                         "guards the project's tests against hangs)", default="60")
     group.addoption(
+        "--kata-warm-fork", action="store_true",
+        help="(used by `grader watch`) configure JAX but leave it unstarted: each run is a fork of this "
+             "process that starts JAX itself (a process whose JAX has started cannot be forked safely)")
+    group.addoption(
         "--kata-channel", default=None, metavar="FD", type=int,
         help="(used by `grader`) read the result channel's key from descriptor FD and report "
              "each check over it, signed")
@@ -73,8 +77,11 @@ def cache_dir() -> Path:
     return cache_home() / "jax-katas" / "xla"
 
 
-def configure_jax(n_devices: int = N_DEVICES) -> str:
-    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line."""
+def configure_jax(n_devices: int = N_DEVICES, start: bool = True) -> str:
+    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line.
+
+    `start=False` leaves JAX's backend unstarted (start_backend starts it later).
+    """
     import jax
 
     real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
@@ -104,12 +111,34 @@ def configure_jax(n_devices: int = N_DEVICES) -> str:
         if sealed and _add_sealed_tier(Path(sealed)):
             cache += f" (and the sealed programs in {sealed})"
     _share_one_mlir_context()
-    count = jax.device_count()  # starts the backend: the device count is now fixed
+    if not start:
+        return f"jax {jax.__version__}: devices start in each run, compilation cache {cache}"
+    count = start_backend(n_devices)
+    return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
+
+
+def start_backend(n_devices: int = N_DEVICES) -> int:
+    """Start JAX's backend (the device count is fixed from then on) and check it; the device count."""
+    import jax
+
+    real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
+    count = jax.device_count()
     if not real and count != n_devices:
         raise pytest.UsageError(
             f"the katas need {n_devices} virtual CPU devices but JAX has {count}. Unset XLA_FLAGS "
             f"/ JAX_PLATFORMS overrides, or set {REAL_DEVICES_ENV}=1 to use real devices.")
-    return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
+    return count
+
+
+def begin_forked_run(config: pytest.Config) -> None:
+    """In a fresh fork of a warm process (grader.warmwatch): start JAX, and fingerprint the learner's
+    files as they are now, so that this run's results are recorded for the code it ran."""
+    start_backend()
+    state = config.stash[_STATE]
+    if state.learner is not None:
+        for entry in state.exercises:
+            if entry.id in state.learner.fingerprints:
+                state.learner.fingerprints[entry.id] = fingerprint(state.checks_dir, entry)
 
 
 def _share_one_mlir_context() -> None:
@@ -246,7 +275,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from grader.checks import forkserver
 
     forkserver.start()
-    header = configure_jax()
+    header = configure_jax(start=not config.getoption("kata_warm_fork"))
     from grader.warm import maybe_record_compiles
 
     maybe_record_compiles()  # only in `grader warm`'s trusted run
@@ -821,6 +850,11 @@ def _record_results(state: KataState) -> dict[str, tuple[Verdict, bool]]:
         progress.record(entry, run.fingerprints[entry.id], verdict)
         found[entry.id] = (verdict, newly)
     if found:
+        # The learner is on what they just ran: its first failing exercise, else the last one run
+        # (the next unfinished one after it comes next), wherever it sits in the course.
+        failing = [name for name, (verdict, _) in found.items() if not verdict.passed]
+        chosen = failing[0] if failing else list(found)[-1]
+        progress.set_current(next(e for e in state.exercises if e.id == chosen))
         with contextlib.suppress(OSError):  # a read-only checkout still gets its summary
             progress.save()
     state.progress = progress
@@ -850,8 +884,8 @@ def _closing_summary(reporter: Any, state: KataState, found: dict[str, tuple[Ver
         reporter.write_line(f"      failing: {textwrap.shorten(verdict.reason, 160, placeholder=' ...')}")
     shown, total = progress.hints_shown(current), len(current.hints)
     ask = f"hint {min(shown + 1, total)} of {total}" if shown < total else f"the last of its {total} hints again"
-    reporter.write_line(f"      stuck? `grader hint` shows {ask}; `grader watch` re-runs the checks "
-                        f"each time you save")
+    reporter.write_line(f"      stuck? `grader hint {current.id}` shows {ask}; `grader watch {current.id}` "
+                        f"re-runs the checks each time you save")
 
 
 # --- the grader's report ----------------------------------------------------------------
@@ -898,6 +932,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for n_devices in sorted({m.args[0] for item in session.items for m in item.iter_markers("devices")}):
         from grader.checks import start_worker
 
+        if session.config.getoption("kata_warm_fork"):
+            break  # a warm process stays single-threaded to be forked: each run starts its helper
         start_worker(n_devices)  # it imports JAX while the first checks run
     checks = []
     for item in session.items:
