@@ -21,6 +21,13 @@ def _explained(error: Exception, what: str) -> None:
     known = explain(error)
     if known is None:
         raise error
+    if "acts as an assert" in str(error):  # with_sharding_constraint on the caller's Explicit mesh
+        checks.fail(f"{what} raised {type(error).__name__}: with_sharding_constraint was asked for a "
+                    f"layout its operand does not have. The mesh is the caller's and its axes are Explicit, "
+                    f"so the constraint only checks the layout already in the operand's type (a is split "
+                    f"by rows, a.T by columns); it moves nothing. Moving data into another layout on an "
+                    f"Explicit mesh is jax.reshard's job. See {known.link}",
+                    known.code)
     checks.fail(f"{what} raised {type(error).__name__}: {known.headline}. {known.idea} See {known.link}",
                 known.code)
 
