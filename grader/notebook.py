@@ -361,12 +361,21 @@ GREEN, RED, BOLD, RESET = "\x1b[1;32m", "\x1b[1;31m", "\x1b[1m", "\x1b[0m"
 
 
 def render(result: CheckResult, exercises) -> str:
-    """What the cell shows: each check, a lesson under each failure, and what comes next."""
+    """What the cell shows, as text: each check, a lesson under each failure, and what comes next."""
+    return "\n".join(part if isinstance(part, str) else part.text() for part in render_parts(result, exercises))
+
+
+def render_parts(result: CheckResult, exercises) -> list:
+    """What the cell shows, in order: text, and the pictures of where data lives
+    (grader.checks.layout.Picture), which a notebook draws as HTML."""
+    from grader.checks.layout import Picture
+
     exercise = result.exercise
     verdict = result.verdict
     passed = sum(1 for c in result.checks.values() if c["passed"])
     total = len(result.collected)
-    lines = []
+    parts: list = []
+    lines: list[str] = []
     if verdict is not None and verdict.passed:
         lines.append(f"{GREEN}✓ {exercise.id} passes{RESET}: all {total} checks ({result.seconds:.1f} s).")
     else:
@@ -389,6 +398,9 @@ def render(result: CheckResult, exercises) -> str:
             shown.append(same)
             shown_text = "\n".join(part for part in (_wrap(lesson), traceback) if part)
             lines.append(shown_text.rstrip() or check["reason"])
+            if check.get("picture"):
+                parts += ["\n".join(lines), Picture.from_dict(check["picture"])]
+                lines = []
     if not result.finished:
         tail = "\n".join(result.output.rstrip().splitlines()[-20:])
         lines += ["", f"The checks did not finish (exit status {result.returncode}); the end of their output:",
@@ -408,7 +420,18 @@ def render(result: CheckResult, exercises) -> str:
         lines += ["", summary]
     if verdict is None or not verdict.passed:
         lines += ["", f"Not done yet. Stuck? `%kata hint {exercise.id}` shows a hint, gentle first."]
-    return "\n".join(lines)
+    return parts + ["\n".join(lines)]
+
+
+def show(result: CheckResult, exercises) -> None:
+    """Show a check run in the cell: text printed, pictures drawn as HTML."""
+    from IPython.display import HTML, display
+
+    for part in render_parts(result, exercises):
+        if isinstance(part, str):
+            print(part, flush=True)
+        else:
+            display(HTML(part.html()))
 
 
 # --- the IPython extension ----------------------------------------------------------------------
@@ -467,7 +490,7 @@ class _Magic:
         self.shell.run_cell(body, store_history=False)  # as any cell: the learner can use it below
         print(f"checking {exercise.id} ...", flush=True)
         result = check_cell(self.repo, exercise, body)
-        print(render(result, self.exercises), flush=True)
+        show(result, self.exercises)
 
     def command(self, name: str, rest: list[str]) -> None:
         from IPython.core.error import UsageError
@@ -546,6 +569,12 @@ def pytest_runtest_logreport(report) -> None:
             check["passed"] = False
             check["reason"] = getattr(report, "kata_reason", "") or ("skipped" if report.skipped else "failed")
             check["lesson"], check["traceback"] = _lesson(report)
+            picture = getattr(report, "kata_picture", None)
+            if picture is not None:  # drawn as HTML by the cell: its text copy leaves the lesson
+                from grader.checks.layout import Picture
+
+                check["picture"] = picture
+                check["lesson"] = check["lesson"].replace(Picture.from_dict(picture).text(), "").rstrip()
     elif report.when == "call" and check["passed"] is None:
         check["passed"] = True
     if report.when == "teardown":

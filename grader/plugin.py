@@ -512,6 +512,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)
+        if exc.picture is not None:
+            report.kata_picture = exc.picture.as_dict()  # drawn as HTML where a notebook shows it
         return report
     if state.channel is not None:  # the grader reads the reason only: no traceback to format
         report.longrepr = LessonRepr(report.kata_reason, report.kata_reason)

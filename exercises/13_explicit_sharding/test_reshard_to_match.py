@@ -45,7 +45,7 @@ def test_result_is_symmetric_and_split_like_a(exercise):
     if spec[:2] != ("data", None):
         checks.fail(f"symmetrize(a) has type {jax.typeof(out)}; expected it split like a, "
                     f"{jax.typeof(a)}. Re-split the operand whose layout differs, not the result.",
-                    "wrong-sharding")
+                    "wrong-sharding", checks.picture(a.sharding, out))
 
 
 def test_no_device_gathers_the_whole_matrix(exercise):

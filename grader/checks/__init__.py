@@ -18,7 +18,12 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
   `assert_split_over_devices`, `assert_donated` (buffer identity), `on_devices`
-  (rerun a check with another device count)
+  (rerun a check with another device count); their failures carry a picture of where the data
+  lives, expected beside actual
+- layout: `picture(expected_sharding, array)` for a check's own `fail(..., picture=...)`; `Picture`
+  (`.text()` for the terminal, `.html()` for notebooks), `layout_of`
+- predictions: `predicted` (read a predict kata's answer), `assert_predicted` (judge it against what
+  JAX did), and the spellings it accepts: `same_type`, `same_dtype`, `same_collective`
 - prng: `no_key_reuse`;  processes: `run_in_processes`
 """
 
@@ -28,6 +33,7 @@ from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence,
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, lowered_donations, on_devices, start_worker,
                                    within_seconds)
+from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
                                     StoredValue, assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
@@ -40,13 +46,13 @@ from grader.checks.values import (assert_close, assert_follows, assert_not_mutat
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
-    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
+    "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "assert_close", "assert_compiles", "assert_donated", "assert_follows", "assert_jitted",
     "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
-    "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
-    "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
+    "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
+    "picture", "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
     "within_seconds",
 ]
