@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import base64
 import json
 import os
 import re
@@ -40,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.diagrams import find_block
 from grader.files import write_atomically
 from grader.manifest import Exercise
 from grader.progress import NOTEBOOK_DIR, Progress, Verdict, fingerprint, judge, percent
@@ -134,6 +136,21 @@ def intro_markdown(folder: str, entries: list[Exercise]) -> str:
         """)
 
 
+def diagram_markdown(name: str, block: str) -> str:
+    """A lesson diagram as an image (SVG, inline); its text art as a fallback where it cannot be drawn."""
+    from grader.diagrams import DIAGRAMS, diagram
+
+    try:
+        drawn = diagram(name) if name in DIAGRAMS else None
+    except Exception:  # noqa: BLE001 - JAX without the devices a diagram needs: the text art says the same
+        drawn = None
+    if drawn is None:
+        art = "\n".join(line[4:] if line.startswith("#   ") else line.lstrip("#") for line in block.splitlines()[1:])
+        return f"```text\n{art.strip()}\n```\n"
+    data = base64.b64encode(drawn.svg().encode("utf-8")).decode("ascii")
+    return f"![{name}: {drawn.caption}](data:image/svg+xml;base64,{data})\n\n*{drawn.caption}*\n"
+
+
 def build_notebook(repo: Path, folder: str, entries: list[Exercise]):
     """The notebook of one topic (an nbformat NotebookNode)."""
     import nbformat.v4 as nbf
@@ -148,7 +165,13 @@ def build_notebook(repo: Path, folder: str, entries: list[Exercise]):
     for entry in entries:
         source = (repo / "exercises" / entry.path).read_text(encoding="utf-8")
         doc, code = split_stub(source)
-        cells.append(cell(nbf.new_markdown_cell, lesson_markdown(entry, doc or entry.concept), f"{entry.id}-lesson"))
+        lesson = lesson_markdown(entry, doc or entry.concept)
+        found = find_block(code)
+        if found is not None:  # the stub's diagram: a picture in the lesson instead of comments in the code
+            name, block = found
+            code = code.replace(block, "", 1).lstrip("\n")
+            lesson += "\n" + diagram_markdown(name, block)
+        cells.append(cell(nbf.new_markdown_cell, lesson, f"{entry.id}-lesson"))
         cells.append(cell(nbf.new_code_cell, f"%%kata {entry.id}\n{code}".rstrip("\n"), f"{entry.id}-code"))
     notebook = nbf.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -219,6 +242,7 @@ def notebooks_command(args: argparse.Namespace) -> int:
                            "(in the katas checkout)") from None
     course = course_from(args)
     exercises = choose(course.exercises, args.only) if args.only else course.exercises
+    _cpu_devices_for_diagrams()
     for path, what in write_notebooks(course.repo, Path(args.out).expanduser(), exercises, force=args.force):
         if what == "wrote":
             say(f"wrote {path}")
@@ -227,6 +251,17 @@ def notebooks_command(args: argparse.Namespace) -> int:
     say("", "Open them in Jupyter (jupyter lab, VS Code) or Colab and run the set-up cell first; "
             "in each exercise's cell, the %%kata line runs its checks.")
     return 0
+
+
+def _cpu_devices_for_diagrams() -> None:
+    """The lesson diagrams lay arrays out over a few devices: give this process's JAX virtual CPUs."""
+    import jax
+
+    try:
+        jax.config.update("jax_platforms", "cpu")
+        jax.config.update("jax_num_cpu_devices", N_DEVICES)
+    except RuntimeError:
+        pass  # started already (a caller's JAX): diagrams it cannot draw stay text
 
 
 PARSERS: list = [_notebooks_parser]  # registered by grader.cli

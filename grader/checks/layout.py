@@ -81,7 +81,7 @@ def layout_of_array(x: Any, title: str) -> Layout:
     return layout_of(x.sharding, x.shape, f"{title}: {jax.typeof(x)}")
 
 
-def _devices(ids: tuple[int, ...]) -> str:
+def device_list(ids: tuple[int, ...]) -> str:
     """(0, 1, 2, 3) -> "0-3"; (0, 1) -> "0,1"; (0, 4) -> "0,4"; () -> "-"."""
     if not ids:
         return "-"
@@ -102,7 +102,7 @@ def _elided(items: list, limit: int = _MAX_BLOCKS) -> list:
     return items[:half] + [None] + items[-half:]
 
 
-def _labels(layout: Layout) -> tuple[list[str], list[str]]:
+def block_labels(layout: Layout) -> tuple[list[str], list[str]]:
     """Labels of the grid's rows and columns: the index ranges each covers."""
     names = [_dim_name(d, layout.ndim) for d in layout.dims]
     rows = [f"{names[0]} {a}:{b}".strip() if names else "" for a, b in layout.rows]
@@ -111,8 +111,8 @@ def _labels(layout: Layout) -> tuple[list[str], list[str]]:
 
 
 def _grid_lines(layout: Layout) -> list[str]:
-    row_label, col_label = _labels(layout)
-    cells = [[_devices(cell) for cell in row] for row in layout.holders]
+    row_label, col_label = block_labels(layout)
+    cells = [[device_list(cell) for cell in row] for row in layout.holders]
     width = max([len(c) for row in cells for c in row] + [len(c) for c in col_label] + [3]) + 2
     left = max(len(r) for r in row_label)
     lines = [layout.title]
@@ -166,22 +166,25 @@ class Picture:
 LEGEND = "each cell is a block of the array; the numbers are the ids of the devices holding it"
 
 
-def _colour(ids: tuple[int, ...]) -> str:
-    """One hue per device; a block on several devices is grey."""
+def device_colour(ids: tuple[int, ...]) -> str:
+    """One light hue per device (#rrggbb); a block on several devices is grey."""
+    import colorsys
+
     if len(ids) != 1:
         return "#e8e8e8"
-    return f"hsl({(ids[0] * 47) % 360}, 70%, 85%)"
+    red, green, blue = colorsys.hls_to_rgb((ids[0] * 47 % 360) / 360, 0.85, 0.7)
+    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
 def _table(layout: Layout) -> str:
     cell = "border:1px solid #888;padding:2px 8px;text-align:center"
-    row_label, col_label = _labels(layout)
+    row_label, col_label = block_labels(layout)
     rows = []
     if any(col_label):
         header = "".join(f'<th style="{cell}">{label}</th>' for label in col_label)
         rows.append(f"<tr><th></th>{header}</tr>")
     for label, holders in zip(row_label, layout.holders):
-        cells = "".join(f'<td style="{cell};background:{_colour(ids)}">{_devices(ids)}</td>' for ids in holders)
+        cells = "".join(f'<td style="{cell};background:{device_colour(ids)}">{device_list(ids)}</td>' for ids in holders)
         rows.append(f'<tr><th style="{cell}">{label}</th>{cells}</tr>')
     return (f"<div><b>{html.escape(layout.title)}</b></div>"
             f'<table style="border-collapse:collapse">{"".join(rows)}</table>')
