@@ -15,6 +15,10 @@ from pathlib import Path
 MANIFEST_NAME = "manifest.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*-[0-9]+$")
 _REQUIRED = ("id", "path", "topic", "points", "concept", "hints")
+# What the learner does: fill in code, fix buggy code, or predict what JAX will do before running it.
+# An entry may name its kind (a predict kata must: its checks read predictions, not code to run);
+# the stub's `Task (<kind>):` line says the same.
+KINDS = ("fill-in", "fix-it", "predict")
 
 
 class ManifestError(ValueError):
@@ -30,6 +34,7 @@ class Exercise:
     concept: str
     hints: tuple[str, ...]
     index: int  # position in the manifest, 0-based
+    kind: str = ""  # one of KINDS when the manifest says; "" leaves it to the stub's Task line
 
     @property
     def check_path(self) -> str:
@@ -58,6 +63,8 @@ def _entry(raw: dict, index: int) -> Exercise:
         raise ManifestError(f"{where}: give 2 or 3 hints, gentle to explicit")
     if not re.match(r"^\d\d_[a-z0-9_]+/[a-z0-9_]+\.py$", raw["path"]):
         raise ManifestError(f"{where}: path should read like '01_purity/global_state.py'")
+    if raw.get("kind", "") not in ("", *KINDS):
+        raise ManifestError(f"{where}: kind must be one of {', '.join(KINDS)}")
     return Exercise(
         id=raw["id"],
         path=raw["path"],
@@ -66,6 +73,7 @@ def _entry(raw: dict, index: int) -> Exercise:
         concept=raw["concept"],
         hints=hints,
         index=index,
+        kind=raw.get("kind", ""),
     )
 
 

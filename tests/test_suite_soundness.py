@@ -23,6 +23,13 @@ def _is_fill_in(runs, entry) -> bool:
     return 'NotImplementedError("TODO' in (pristine_exercises(runs.scratch) / entry.path).read_text()
 
 
+# A predict kata's answer is data (what JAX will do), not code: a right prediction found by running the
+# program first looks just like one worked out, so no values-right mimic applies to it. Its soundness rests
+# on its mutants (wrong predictions) and alternates (other spellings of the right one).
+PREDICT = [e for e in EXERCISES if e.kind == "predict"]
+CODE = [e for e in EXERCISES if e.kind != "predict"]
+
+
 @pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
 def test_solution_passes_every_check(runs, entry):
     checks = checks_by_exercise(runs.get("solutions")["json"])[entry.id]
@@ -39,7 +46,7 @@ def test_stub_fails_every_check_for_the_right_reason(runs, entry):
     assert not passing, f"these checks pass on the untouched stub of {entry.id}, so they prove nothing yet: {passing}"
     trouble = [c for c in checks if any(t in c["message"] for t in HARNESS_TROUBLE)]
     assert not trouble, f"the stub fails because of the harness, not the exercise: {trouble[0]}"
-    if _is_fill_in(runs, entry):
+    if _is_fill_in(runs, entry) or entry.kind == "predict":  # nothing written yet: every check says so
         assert all("TODO" in c["message"] for c in checks), [c["message"] for c in checks]
 
 
@@ -84,7 +91,16 @@ def test_mimic_is_rejected_for_its_jax_property(runs, mimic):
                           f"it for its values (fix the mimic, or the check):\n" + "\n".join(by_value))
 
 
-@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("entry", PREDICT, ids=[e.id for e in PREDICT])
+def test_every_predict_kata_accepts_another_spelling_of_the_answer(runs, entry):
+    alternates = [v for v in variants("alternate") if v.exercise == entry]
+    assert alternates, (f"{entry.id} has no alternate: add tests/variants/{entry.path.removesuffix('.py')}/"
+                        f"alternate_<spelling>.py, the right predictions written another way")
+    mimics = [v for v in variants("mimic") if v.exercise == entry]
+    assert not mimics, f"{entry.id}: a predict kata's checks read predictions only; a mimic tests nothing here"
+
+
+@pytest.mark.parametrize("entry", CODE, ids=[e.id for e in CODE])
 def test_every_exercise_rejects_a_values_right_mimic(runs, entry, mimic_tally):
     mimics = [v for v in variants("mimic") if v.exercise == entry]
     results = variant_results(runs, "mimic") if mimics else {}

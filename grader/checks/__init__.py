@@ -40,6 +40,8 @@ from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, Map
                                     assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
                                     assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
                                     per_device_shape, program_of, traced_jaxpr)
+from grader.checks.predictions import (assert_predicted, predicted, same_collective, same_dtype, same_set,
+                                       same_type)
 from grader.checks.prng import no_key_reuse
 from grader.checks.values import (assert_close, assert_follows, assert_not_mutated, assert_sees_global_change,
                                   assert_shape_dtype, swap_function)
@@ -47,12 +49,12 @@ from grader.checks.values import (assert_close, assert_follows, assert_not_mutat
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "assert_close", "assert_compiles", "assert_donated", "assert_follows", "assert_jitted",
+    "assert_close", "assert_compiles", "assert_predicted", "assert_donated", "assert_follows", "assert_jitted",
     "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
     "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
-    "picture", "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
+    "picture", "predicted", "program_of", "run_in_processes", "same_collective", "same_dtype", "same_set", "same_type", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
     "within_seconds",
 ]

@@ -43,6 +43,7 @@ FAILURE_CODES = {
     "static-argument": "marks the wrong arguments static",
     "precision": "loses precision or uses the wrong dtype",
     "memory-use": "keeps the wrong intermediates in memory (too many, or not the ones asked for)",
+    "wrong-prediction": "predicts wrongly what JAX will do",
     "todo": "is not attempted yet (still a TODO)",
     "missing": "is missing a file or a function",
     "syntax-error": "does not parse",
