@@ -202,7 +202,7 @@ def progress_command(args: argparse.Namespace) -> int:
     if current is None:
         say("Every exercise passes: well done!")
     else:
-        say(f"Next: {current.id}. `grader next` runs its checks, `grader hint` gives a hint, "
+        say(f"Next: {current.id}. `grader next` runs its checks, `grader hint {current.id}` gives a hint, "
             f"`grader watch` re-runs the checks each time you save.")
     return 0
 

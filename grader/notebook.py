@@ -540,9 +540,7 @@ class _Magic:
         if len(rest) > 1:
             raise UsageError(f"%kata {name} takes at most one exercise id")
         args = argparse.Namespace(repo=self.repo, recheck=False, id=rest[0] if rest else None)
-        if args.id is not None:
-            self.find(args.id)
-        try:
+        try:  # an unknown id or topic comes back as a UsageProblem, with a suggestion
             commands[name](args)
         except UsageProblem as problem:
             raise UsageError(str(problem)) from None
