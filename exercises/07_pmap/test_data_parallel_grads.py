@@ -1,6 +1,5 @@
 """Checks for pmap-4 (data_parallel_grads)."""
 
-import types
 
 import jax
 import numpy as np
@@ -107,12 +106,8 @@ def _quartic_loss(params, xs, ys):
 def test_gradient_follows_the_loss(exercise):
     # A gradient written out by hand fits one loss only; jax.grad(loss) follows whatever loss is.
     params, xs, ys = _inputs()
-    loss = getattr(exercise.loss, "__wrapped__", exercise.loss)
-    if isinstance(loss, types.FunctionType) and not loss.__code__.co_freevars:
-        loss.__code__ = _quartic_loss.__code__  # also seen through references taken at import
-    else:
-        exercise.loss = _quartic_loss
-    grads = exercise.parallel_grads(params, xs, ys)
+    with checks.swap_function(exercise, "loss", _quartic_loss):  # also seen through references taken at import
+        grads = exercise.parallel_grads(params, xs, ys)
     want = _stacked(_whole_batch_grad(params, xs, ys, power=4))
     try:
         checks.assert_close(grads, want, what=WHAT, rtol=1e-4, atol=1e-5)

@@ -106,7 +106,7 @@ def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
     for enabled in (False, True):
         jax.config.update("jax_enable_x64", enabled)  # the caller's setting (restored after the check)
         out = exercise.to_milliseconds(NS)
-        after = jax.config.jax_enable_x64
+        after = checks.read_setting("jax_enable_x64")
         if after != enabled:
             checks.fail(f"to_milliseconds(ns), called with jax_enable_x64={enabled}, left it {after}. A "
                         f"function that needs 64-bit types must not change them for the rest of the "

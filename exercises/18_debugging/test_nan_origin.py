@@ -66,7 +66,7 @@ def _origin(exercise, f, *host_args, what):
 
 
 def _check_setting(found, *, what):
-    now = bool(jax.config.jax_debug_nans)
+    now = bool(checks.read_setting("jax_debug_nans"))
     if now != found:
         checks.fail(f"after {what}, jax_debug_nans is {'on' if now else 'off'}; it was "
                     f"{'on' if found else 'off'} before. The option is global: every later jitted "

@@ -8,7 +8,9 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 
 - core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
 - values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`,
-  `swap_function` + `assert_follows` (the answer transforms the function the task names)
+  `swap_function` + `assert_follows` (the answer transforms the function the task names),
+  `read_setting` (a JAX setting where the exercise runs), `observe` (a check's probe run beside it)
+- site: where the exercise runs (this process, or the grader's subject process)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
 - programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
@@ -44,7 +46,7 @@ from grader.checks.predictions import (assert_predicted, predicted, same_collect
                                        same_type)
 from grader.checks.prng import no_key_reuse
 from grader.checks.values import (assert_close, assert_follows, assert_not_mutated, assert_sees_global_change,
-                                  assert_shape_dtype, swap_function)
+                                  assert_shape_dtype, observe, read_setting, swap_function)
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
@@ -54,7 +56,9 @@ __all__ = [
     "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
-    "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
-    "picture", "predicted", "program_of", "run_in_processes", "same_collective", "same_dtype", "same_set", "same_type", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
+    "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "no_key_reuse", "observe", "on_devices",
+    "per_device_shape", "picture", "predicted", "program_of", "read_setting", "run_in_processes",
+    "same_collective", "same_dtype", "same_set", "same_type", "sentence", "short", "start_worker",
+    "swap_function", "traced_jaxpr",
     "within_seconds",
 ]

@@ -52,6 +52,7 @@ FAILURE_CODES = {
     "timeout": "runs too long (an endless loop?)",
     "memory-limit": "uses too much memory",
     "crash": "crashes the check process",
+    "refused": "does something an exercise never needs (refused by the grader: needs review)",
     "not-run": "was not run (an earlier check of the exercise failed hard)",
 }
 

@@ -19,6 +19,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from grader.checks import site
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.layout import picture
 
@@ -140,6 +141,9 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
 
 
 def _pointers(leaf: Any) -> list[int]:
+    where = site.current()
+    if where is not None:  # the buffers live where the exercise ran
+        return where.buffer_pointers(leaf)
     return [shard.data.unsafe_buffer_pointer() for shard in leaf.addressable_shards]
 
 
@@ -282,9 +286,13 @@ def stop_workers() -> None:
     _WORKERS.clear()
 
 
-def _ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
-                seconds: float | None = None) -> dict:
-    """The helper process's answer for check(exercise), remembered per exercise content."""
+def ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
+               seconds: float | None = None, **extra: Any) -> dict:
+    """The helper process's answer for check(exercise), remembered per exercise content.
+
+    `extra` goes with the request: under the grader, how the helper starts a
+    subject of its own with `n_devices` devices (`subject`, the exercise's
+    manifest `path`)."""
     source = Path(exercise.module.__file__)
     check_file = Path(inspect.getfile(check))
     key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
@@ -293,7 +301,7 @@ def _ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
         worker = _WORKERS[n_devices]
         try:
             _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
-                                        "exercise": str(source), "label": exercise.label}, seconds)
+                                        "exercise": str(source), "label": exercise.label, **extra}, seconds)
         except BaseException:
             worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
             _WORKERS.pop(n_devices, None)
@@ -316,7 +324,9 @@ def within_seconds(seconds: float, check: Callable[[Any], None], exercise: Any, 
     check's failure.
     """
     __tracebackhide__ = True
-    answer = _ask_worker(4, check, exercise, seconds)
+    where = site.current()
+    answer = where.within_seconds(seconds, check, exercise) if where is not None else \
+        ask_worker(4, check, exercise, seconds)
     kind, message = answer["kind"], answer.get("message", "")
     if kind == "ok":
         return
@@ -342,7 +352,9 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
     (and its code) is raised instead, since the device count is not the cause.
     """
     __tracebackhide__ = True
-    answer = _ask_worker(n_devices, check, exercise)
+    where = site.current()
+    answer = where.on_devices(n_devices, check, exercise) if where is not None else \
+        ask_worker(n_devices, check, exercise)
     kind, message = answer["kind"], answer.get("message", "")
     where = f"with {n_devices} devices instead of {jax.device_count()}"
     if kind == "ok":
@@ -365,17 +377,27 @@ def sign(key: bytes, answer: dict) -> str:
     return hmac.new(key, json.dumps(answer, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
-def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str) -> dict:
-    """Run one check function on a fresh import of the exercise (inside the helper process)."""
+def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str,
+                  subject: dict | None = None, path: str = "") -> dict:
+    """Run one check function on a fresh import of the exercise (inside the helper process).
+
+    With `subject` (under the grader) the exercise is imported in a subject
+    process of this helper's own, never here."""
     import importlib.util
 
     from grader.explain import explain, headline
-    from grader.plugin import load_exercise
+    from grader.loading import load_exercise
 
     try:
         spec = importlib.util.spec_from_file_location(f"kata_devices_check_{abs(hash(check_file))}", check_file)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+        if subject is not None:
+            # A late import: the grading engine sits above the checks library, and only a helper
+            # process serving the grader needs it.
+            from grader.remote.examiner import check_in_subject
+
+            return check_in_subject(subject, path, label, lambda exercise: getattr(module, function)(exercise))
         getattr(module, function)(load_exercise(Path(exercise_file), label))
     except KataFailure as failure:
         return {"kind": "failure", "message": str(failure), "code": failure.code}

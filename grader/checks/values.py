@@ -12,6 +12,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence, short
 
 
@@ -140,6 +141,11 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
       A callable that still runs the original function (for a replacement that
       wraps it, e.g. to count calls).
     """
+    where = site.current()
+    if where is not None:  # the exercise runs in the subject: the swap happens there
+        with where.swap(module, name, replacement) as still_original:
+            yield still_original
+        return
     original = getattr(module, name)
     target = original
     while not hasattr(target, "__code__") and hasattr(target, "__wrapped__"):
@@ -196,3 +202,34 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
             fail(sentence(f"{where} does not follow `{swapped}`: {swap} it is {short(got)}; that "
                           f"function gives {short(want)}. The answer computes its own copy of the "
                           f"formula instead of transforming `{swapped}` itself.", hint), "wrong-tool")
+
+
+# --- what only the exercise's own process can see -----------------------------------------------------
+
+
+def read_setting(name: str) -> Any:
+    """The current value of a JAX setting (`jax.config.<name>`) where the exercise's code runs.
+
+    To judge whether an answer left a global setting as it found it, read the
+    setting here after the call: under the grader the exercise runs in another
+    process, whose settings are its own.
+    """
+    where = site.current()
+    return where.setting(name) if where is not None else getattr(jax.config, name)
+
+
+def observe(probe: Callable[..., Any], exercise: Any, *args: Any, **kwargs: Any) -> Any:
+    """`probe(exercise, *args, **kwargs)`, run where the exercise's code runs; what it returns.
+
+    For a check that must watch the exercise from close by (hand it a fake
+    clock, record which functions it calls and when): the probe is a
+    module-level function of the check file that calls the exercise and
+    returns what it saw, as data (numbers, strings, arrays, lists, dicts). It
+    decides nothing: the check judges what comes back. Under the grader the
+    probe is shipped to the exercise's process, so it must not rely on the
+    check process's state.
+    """
+    where = site.current()
+    if where is None:
+        return probe(exercise, *args, **kwargs)
+    return where.observe(probe, exercise, *args, **kwargs)
