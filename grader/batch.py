@@ -38,7 +38,7 @@ from grader.classreport import failure_rows, groups_by_exercise, isolation_summa
 from grader.files import write_atomically
 from grader.grading import grade
 from grader.limits import Limits
-from grader.manifest import Exercise
+from grader.manifest import Assignment, Exercise
 from grader.files import resolve_target
 from grader.reports import to_json
 from grader.sandbox import Isolation
@@ -161,13 +161,22 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
     return record, False
 
 
-def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:
-    header = ["student", *(e.id for e in exercises), "total", "max", "needs_review", "error"]
+def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...],
+                   columns: tuple[Assignment, ...] | None = None) -> list[list]:
+    """One row per student: a column per exercise, or with `columns` one per assignment (the points
+    of its exercises that were graded), then the total."""
+    groups = [(a.name, a.exercises) for a in columns] if columns else [(e.id, (e,)) for e in exercises]
+    header = ["student", *(name for name, _ in groups), "total", "max", "needs_review", "error"]
     rows = [header]
     for record in sorted(records, key=lambda r: r["student"]):
         scores = {e["id"]: e["score"] for e in record.get("exercises", [])}
         graded = not record.get("error")
-        rows.append([record["student"], *(scores.get(e.id, "") if graded else "" for e in exercises),
+
+        def cell(members: tuple[Exercise, ...]):
+            found = [scores[e.id] for e in members if e.id in scores]
+            return sum(found) if graded and found else ""
+
+        rows.append([record["student"], *(cell(members) for _, members in groups),
                      record["score"] if graded else "", record["max_score"],
                      "yes" if record.get("needs_review") else "", record.get("error", "")])
     return rows
@@ -239,7 +248,7 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
 
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
               workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None,
-              cluster: ClusterSpec | None = None) -> int:
+              cluster: ClusterSpec | None = None, columns: tuple[Assignment, ...] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
     be graded this time (a cluster whose workers kept dying on it; the next run tries again)."""
     submissions = find_submissions(folder)
@@ -260,7 +269,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     def write_tables() -> list[dict]:
         """Rebuild the tables from every result so far (only students still in the folder)."""
         current = [records[s.name] for s in submissions if s.name in records]
-        write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
+        write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises, columns)))
         write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
         write_atomically(out / "failures.csv", _csv(failure_rows(current)))
         return current

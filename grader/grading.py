@@ -63,6 +63,7 @@ class Grade:
     planted: list[Flag] = field(default_factory=list)  # steering files the submission carries
     error: str = ""  # the submission could not be graded at all
     isolation: Isolation = Isolation(PROCESS)  # how the check processes were walled in
+    round_trips: int = 0  # requests from the examiner to the subject (grader.remote), all parts
 
     @property
     def score(self) -> int:
@@ -165,6 +166,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             with ThreadPoolExecutor(max_workers=len(parts)) as pool:
                 runs = list(pool.map(run, parts))
     report.forged_results = sum(r.forged for r in runs)
+    report.round_trips = sum(r.round_trips for r in runs)
     if source is not None and source.is_dir():
         every = load_manifest(repo / "exercises")
         report.planted = scan_planted(source, {e.check_path for e in every} | {e.hidden_check_path for e in every})

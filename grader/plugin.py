@@ -62,6 +62,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="(used by `grader`) how to start the subject process that runs the submission: a JSON "
              "file written by the grader; implies --examiner")
     group.addoption(
+        "--kata-results", default=None, metavar="FILE",
+        help="write each check's outcome and failure code to FILE (JSON), e.g. to compare two runs")
+    group.addoption(
         "--kata-warm-fork", action="store_true",
         help="(used by `grader watch`) configure JAX but leave it unstarted: each run is a fork of this "
              "process that starts JAX itself (a process whose JAX has started cannot be forked safely)")
@@ -110,6 +113,7 @@ class KataState:
     failed_hard: dict[str, str] = field(default_factory=dict)  # exercise id -> why (timeout, memory)
     restart: bool = False  # the grader's process must end after this check's report
     session: Any = None  # under --examiner: the connection to the subject that imports the exercises
+    results: dict[str, list[str]] | None = None  # under --kata-results: nodeid -> [outcome, code]
     _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
 
     def exercise_for(self, path: Path) -> Exercise | None:
@@ -177,6 +181,8 @@ def pytest_configure(config: pytest.Config) -> None:
         state.learner = LearnerRun()  # the learner's own files: track progress
     if _examines(config):
         state.session = _start_examining(config, state)
+    if config.getoption("kata_results"):
+        state.results = {}
     config.stash[_STATE] = state
     global _config
     _config = config
@@ -202,6 +208,7 @@ def _start_examining(config: pytest.Config, state: KataState) -> Any:
         log.close()
         subject = SubjectConfig(submission=str(state.target), env=dict(os.environ), log=log.name)
     session = Session(subject)
+    session.launch()  # the subject imports JAX while this process collects the checks
     site.install(RemoteSite(session))
     return session
 
@@ -244,6 +251,7 @@ def _open_channel(handshake_fd: int) -> tuple[Any, bytes]:
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is not None and state.session is not None:
+        _write(config, {"event": "session", "round_trips": state.session.round_trips})
         state.session.stop()
     if state is not None and state.channel is not None:
         state.channel.close()
@@ -519,6 +527,10 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     entry = state.exercise_for(Path(item.path))
     if entry is None:
         return None
+    if state.session is not None:
+        # A fresh subject (the first, or one after a crash) starts JAX before the check's time runs.
+        with contextlib.suppress(Exception):  # a subject that cannot start fails the check itself
+            state.session.start()
     in_main = threading.current_thread() is threading.main_thread()
     timer = _CheckTimer(item, entry, check_timeout(item.config),
                         use_signal=settings.method == "signal" and in_main,
@@ -671,6 +683,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int):
     """Record the learner's results, then close with the summary, after pytest's own last line."""
     result = yield
     state = session.config.stash.get(_STATE, None)
+    if state is not None and state.results is not None:
+        from grader.files import write_atomically
+
+        write_atomically(Path(session.config.getoption("kata_results")), json.dumps(state.results, indent=1))
     if state is not None and session.items and all(state.exercise_for(Path(i.path)) for i in session.items):
         global _exit_status
         _exit_status = int(session.exitstatus)  # a run of exercise checks alone: skip the teardown
@@ -762,7 +778,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcomes["refused"] = getattr(report, "kata_refused", "")
             outcomes["code"] = getattr(report, "kata_code", "") or ("" if report.skipped else "error")
     if report.when == "teardown":
-        _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)})
+        record = {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)}
+        if state is not None and state.results is not None:
+            state.results[report.nodeid] = [record["outcome"], record["code"]]
+        _write(_config, record)
         if state is not None and state.restart:
             # This process ran out of memory: what it holds may starve the next exercise.
             # End it here; the grader carries on with the remaining checks in a fresh one.

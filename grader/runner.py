@@ -56,6 +56,7 @@ class RunResult:
     collected: list[dict] = field(default_factory=list)  # [{"nodeid", "exercise", "hidden"}]
     checks: dict[str, CheckResult] = field(default_factory=dict)
     forged: int = 0  # records with a bad signature: someone wrote to the channel
+    round_trips: int = 0  # requests the examiner sent the subject
     output: str = ""  # the children's stdout/stderr, for diagnosing harness trouble
     error: str = ""  # set when no check could run at all
 
@@ -109,6 +110,7 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
         records, exit_note, output = child.run(limits, deadline)
         result.output += output
         result.forged += child.forged
+        result.round_trips += sum(int(r.get("round_trips", 0)) for r in records if r["event"] == "session")
         if not result.collected:
             result.collected = next((r["checks"] for r in records if r["event"] == "collected"), [])
             if not result.collected:

@@ -101,7 +101,7 @@ def test_bad_manifest_is_rejected_with_the_entry_named(tmp_path):
     entry = ('[[exercise]]\nid = "odd-1"\npath = "01_odd/odd.py"\ntopic = "odd"\npoints = 1\nconcept = "c"\n'
              'hints = ["a first gentle hint", "a second, stronger hint"]\nkind = "guess"\n')
     (tmp_path / "manifest.toml").write_text(entry)
-    with pytest.raises(ManifestError, match="kind must be one of fill-in, fix-it, predict"):
+    with pytest.raises(ManifestError, match="should be one of fill-in, fix-it, predict"):
         load_manifest(tmp_path)
 
 

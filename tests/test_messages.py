@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import EXERCISES, variant_results
+from support import EXERCISES, variants
 
 # (variant label, check name, phrases the reason must hold, phrases it must not hold)
 SLIPS = [
@@ -59,7 +59,9 @@ def test_the_failure_names_the_real_cause(runs, label, check, must, must_not):
     if label.split(":")[0] not in SELECTED:
         pytest.skip("KATAS_ONLY leaves this exercise out")
     kind = label.split(":")[1].split("_")[0]
-    results = variant_results(runs, kind)[label]
+    variant = next((v for v in variants(kind) if v.label == label), None)
+    assert variant is not None, f"no variant {label} in tests/variants"
+    results = runs.results(variant)
     found = [c for c in results if c.nodeid.endswith(f"::{check}")]
     assert found, f"{label} has no check {check}"
     result = found[0].result

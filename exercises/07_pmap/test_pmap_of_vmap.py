@@ -45,6 +45,10 @@ def test_each_example_gets_its_own_affine(exercise):
         checks.assert_close(out, _by_hand(a, b, c), rtol=1e-5, atol=1e-5,
                             what=f"affine_everywhere(a, b, c) with {batch} example(s) per device",
                             hint="Entry [i, j] is affine(a[i, j], b[i, j], c[i, j]). " + HINT)
+    # A Python loop over the examples inside pmap gets the values too, one traced copy of affine per
+    # example; vmap traces affine once, whatever the batch.
+    checks.assert_not_unrolled_over_batch(exercise.affine_everywhere, _inputs, (2, 5),
+                                          what="affine_everywhere(a, b, c)", hint=HINT)
 
 
 def each_device_computes_its_own_batch(exercise):

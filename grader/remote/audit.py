@@ -183,9 +183,8 @@ REFUSED_EXIT = 86
 
 class Tripwires:
     """What submission code may change without an audit event (Python does not audit assignments to
-    module or class attributes): the functions and classes of the grader's modules, JAX's public
-    modules and NumPy, and the methods of JAX's array and tracer classes. Snapshotted before the first
-    request and compared after each, by identity (a millisecond or two)."""
+    module or class attributes), among what the subject's answers are made with. Snapshotted before
+    the first request and compared after each, by identity."""
 
     def __init__(self, owners: list[Any]) -> None:
         self._watched = []
@@ -199,16 +198,16 @@ class Tripwires:
 
     @staticmethod
     def of_grader_and_jax() -> Tripwires:
+        """What the subject's own answers are made with: the grader's modules (the server, the codec,
+        the checks a probe runs), JAX's compile-event machinery and its array and tracer classes. (The
+        examiner computes every expected value with its own copies: patching NumPy or jax.numpy here
+        changes nothing it judges with.)"""
         import jax
-        import jax.numpy
-        import numpy
-        from jax._src import array, core
+        from jax._src import array, core, monitoring
 
         grader = [module for name, module in sys.modules.items()
                   if module is not None and (name == "grader" or name.startswith("grader."))]
-        public = [jax, jax.numpy, jax.lax, jax.random, jax.tree_util, jax.sharding, jax.monitoring, numpy]
-        classes = [jax.Array, array.ArrayImpl, core.Tracer]
-        return Tripwires(grader + public + classes)
+        return Tripwires(grader + [jax, jax.monitoring, monitoring, jax.Array, array.ArrayImpl, core.Tracer])
 
     def changed(self) -> str:
         for owner, before in self._watched:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import importlib
 import json
 import math
@@ -27,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.numpy
 import numpy as np
 
 VERSION = 1
@@ -45,10 +47,15 @@ class WireError(Exception):
 
 def protocol_transfers() -> Any:
     """A context in which moving arrays between host and devices is allowed, whatever guard a check
-    or an answer has set: rebuilding and reading back arrays is the protocol's work, not the answer's."""
+    or an answer has set: rebuilding and reading back arrays is the protocol's work, not the answer's.
+    It also steps out of any trace in progress: an array rebuilt while a check traces is a value, not
+    an operation of the check's program."""
     import contextlib
 
+    from jax._src import core
+
     stack = contextlib.ExitStack()
+    stack.enter_context(core.eval_context())
     for guard in (jax.transfer_guard, jax.transfer_guard_host_to_device, jax.transfer_guard_device_to_host,
                   jax.transfer_guard_device_to_device):
         stack.enter_context(guard("allow"))
@@ -145,11 +152,9 @@ class Singletons:
 
     @staticmethod
     def _eligible(value: Any) -> bool:
-        from jax._src import core
-
         kind = type(value)
         return (kind.__module__.startswith(("jax.", "jaxlib.")) and not isinstance(value, type)
-                and (isinstance(value, core.Primitive) or not callable(value)))
+                and (isinstance(value, J.core.Primitive) or not callable(value)))
 
     def _scan(self) -> None:
         modules = [m for name, m in list(sys.modules.items())
@@ -183,6 +188,25 @@ class Singletons:
 
 
 SINGLETONS = Singletons()
+
+
+class _Internals:
+    """JAX's internal modules and classes the codec needs, imported once (the codec runs per value)."""
+
+    def __getattr__(self, name: str) -> Any:
+        from jax._src import core, mesh, source_info_util
+        from jax._src import linear_util
+        from jax._src.export import shape_poly
+        from jax._src.lax import lax
+        from jax.sharding import NamedSharding, PartitionSpec, SingleDeviceSharding
+
+        self.__dict__.update(core=core, mesh=mesh, lu=linear_util, shape_poly=shape_poly, lax=lax,
+                             source_info_util=source_info_util, NamedSharding=NamedSharding,
+                             PartitionSpec=PartitionSpec, SingleDeviceSharding=SingleDeviceSharding)
+        return self.__dict__[name]
+
+
+J = _Internals()
 
 
 # --- dtypes -------------------------------------------------------------------------------------
@@ -268,10 +292,17 @@ class Encoder:
         referred = self.refer(v, self)
         if referred is not None:
             return referred
+        method = _BY_TYPE.get(kind)
+        if method is not None:
+            found = method(self, v)
+            if found is not None:
+                return found
         for types, method in _ENCODERS:
             if isinstance(v, types):
                 found = method(self, v)
                 if found is not None:
+                    if method in _BY_TYPE_ONLY:
+                        _BY_TYPE[kind] = method
                     return found
         if self.fallback is not None:
             return self.fallback(v, self)
@@ -408,8 +439,8 @@ def _message(error: BaseException) -> str:
 
 
 def _enc_jax(e: Encoder, v: Any) -> Any:
-    from jax._src import mesh as mesh_lib
-    from jax.sharding import NamedSharding, PartitionSpec, SingleDeviceSharding
+    mesh_lib, NamedSharding, PartitionSpec = J.mesh, J.NamedSharding, J.PartitionSpec
+    SingleDeviceSharding = J.SingleDeviceSharding
 
     if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
         return encode_array(e, v)
@@ -488,9 +519,7 @@ def _differing_copies(array: Any) -> bool:
 
 
 def _enc_jaxpr_parts(e: Encoder, v: Any) -> Any:
-    from jax._src import core
-    from jax._src import linear_util as lu
-    from jax._src.export import shape_poly
+    core, lu, shape_poly = J.core, J.lu, J.shape_poly
 
     if isinstance(v, core.ClosedJaxpr):
         index = e.remember(v)
@@ -580,6 +609,11 @@ _ENCODERS: list[tuple[Any, Callable[[Encoder, Any], Any]]] = [
     (object, _enc_dataclass),
     (object, _enc_singleton),
 ]
+
+
+# Encoders whose answer depends on the value's type alone: the first that fits a type is remembered.
+_BY_TYPE_ONLY = {_enc_container, _enc_jax, _enc_jaxpr_parts, _enc_scalar, _enc_bytes, _enc_dataclass}
+_BY_TYPE: dict[type, Callable[[Encoder, Any], Any]] = {}
 
 
 # --- the decoder ----------------------------------------------------------------------------------
@@ -799,10 +833,15 @@ def _dec_type(d: Decoder, v: list) -> Any:
 
 
 def _device(index: Any) -> Any:
-    devices = {device.id: device for device in jax.devices()}
+    devices = _devices_by_id()
     if int(index) not in devices:
         raise WireError(f"no device {index} here ({len(devices)} devices)")
     return devices[int(index)]
+
+
+@functools.cache
+def _devices_by_id() -> dict[int, Any]:
+    return {device.id: device for device in jax.devices()}
 
 
 def _dec_mesh(d: Decoder, v: list) -> Any:
@@ -821,17 +860,14 @@ def _empty_mesh() -> Any:
 
 
 def _dec_abstract_mesh(d: Decoder, v: list) -> Any:
-    from jax._src import mesh as mesh_lib
-
+    mesh_lib = J.mesh
     types = tuple(jax.sharding.AxisType[str(t)] for t in v[3])
     device = d.decode(v[4]) if len(v) > 4 else None
     return mesh_lib.AbstractMesh(tuple(int(n) for n in v[1]), tuple(v[2]), axis_types=types, abstract_device=device)
 
 
 def _dec_named_sharding(d: Decoder, v: list) -> Any:
-    from jax.sharding import NamedSharding
-
-    return NamedSharding(d.decode(v[1]), d.decode(v[2]), memory_kind=v[3])
+    return J.NamedSharding(d.decode(v[1]), d.decode(v[2]), memory_kind=v[3])
 
 
 def _dec_single_device(d: Decoder, v: list) -> Any:
@@ -841,9 +877,7 @@ def _dec_single_device(d: Decoder, v: list) -> Any:
 
 
 def _dec_spec(d: Decoder, v: list) -> Any:
-    from jax.sharding import PartitionSpec
-
-    return PartitionSpec(*d.items(v[1]), unreduced=frozenset(d.items(v[2])), reduced=frozenset(d.items(v[3])))
+    return J.PartitionSpec(*d.items(v[1]), unreduced=frozenset(d.items(v[2])), reduced=frozenset(d.items(v[3])))
 
 
 def _dec_shape_dtype(d: Decoder, v: list) -> Any:
@@ -872,23 +906,21 @@ def decode_array(d: Decoder, v: list) -> Any:
     if not isinstance(data, np.ndarray):
         raise WireError("an array without its data")
     with _wide_types(data.dtype):  # an int64 result of an answer that turned 64-bit types on stays int64
-        # may_alias=False: a buffer of its own, as an array computed here has (one that borrowed the
-        # message's memory could not be donated).
+        # Through jnp.asarray: a buffer XLA owns, as an array computed here has. On the CPU a buffer
+        # put straight from NumPy memory may borrow it, and then it cannot be donated.
         if "shards" in fields:  # copies that disagree, rebuilt device by device
             pieces = []
             for device_id, shard in fields["shards"]:
-                pieces.append(jax.device_put(d.decode(shard), _device(device_id), may_alias=False))
+                pieces.append(jax.device_put(jax.numpy.asarray(d.decode(shard)), _device(device_id)))
             out = jax.make_array_from_single_device_arrays(data.shape, sharding, pieces)
         elif fields.get("c", True):
-            out = jax.device_put(data, sharding, may_alias=False)
+            out = jax.device_put(jax.numpy.asarray(data), sharding)
         else:
-            out = jax.device_put(data, may_alias=False)  # uncommitted, on the default device, as it was
+            out = jax.numpy.asarray(data)  # uncommitted, on the default device, as it was
     if "key" in fields:
         out = jax.random.wrap_key_data(out, impl=str(fields["key"]))
     if fields.get("w"):
-        from jax._src.lax import lax as lax_internal
-
-        out = lax_internal._convert_element_type(out, out.dtype, weak_type=True)
+        out = J.lax._convert_element_type(out, out.dtype, weak_type=True)
     if d.on_array is not None:
         known = d.on_array(out, fields)  # the receiver may already hold this very array
         out = out if known is None else known
@@ -906,9 +938,7 @@ def _wide_types(dtype: np.dtype) -> Any:
 
 
 def _dec_jaxpr(d: Decoder, v: list) -> Any:
-    from jax._src import core
-    from jax._src import source_info_util
-
+    core, source_info_util = J.core, J.source_info_util
     body = v[2]
     constvars, invars = d.items(body["constvars"]), d.items(body["invars"])
     eqns = []
@@ -930,46 +960,39 @@ def _dec_jaxpr(d: Decoder, v: list) -> Any:
 
 
 def _dec_closed_jaxpr(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return d.keep(v[1], core.ClosedJaxpr(d.decode(v[2]), d.items(v[3])))
 
 
 def _dec_var(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return d.keep(v[1], core.Var(d.decode(v[2])))
 
 
 def _dec_literal(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return core.Literal(d.decode(v[1]), d.decode(v[2]))
 
 
 def _dec_drop_var(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return core.DropVar(d.decode(v[1]))
 
 
 def _dec_aval(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return core.ShapedArray._create(tuple(d.decode(v[1])), decode_dtype(v[2]), bool(v[3]), d.decode(v[4]),
                                     d.decode(v[5]), core.MemorySpace[str(v[6])])
 
 
 def _dec_manual_axes(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     return core.ManualAxisType(varying=frozenset(d.items(v[1])), unreduced=frozenset(d.items(v[2])),
                                reduced=frozenset(d.items(v[3])))
 
 
 def _dec_context(d: Decoder, v: list) -> Any:
-    from jax._src import core
-
+    core = J.core
     mesh = d.decode(v[3])
     metadata = d.decode(v[5])
     return core.JaxprEqnContext._create(v[1], bool(v[2]), mesh, bool(v[4]),

@@ -172,26 +172,35 @@ class Session:
     def __init__(self, config: SubjectConfig) -> None:
         self.config = config
         self.subject: Subject | None = None
+        self.greeted = False
         self.proxies: dict[int, RemoteObject] = {}
         self.shipped: dict[int, Any] = {}  # our id -> the object shipped (kept alive while the check runs)
         self.array_handles: dict[int, tuple] = {}  # id(array) -> (weak reference, hid, generation)
         self.node_types: dict[int, type] = {}
         self.generation = 0  # a new check, or a new subject: earlier handles mean nothing
         self.cells: dict[int, list] = {}  # id(cell) -> [the cell of a shipped closure, what it held when sent]
+        self.last_settings: dict[str, tuple] = {}  # the check's JAX settings as last sent
         self.deadline: float | None = None
         self.round_trips = 0
         self.refused: list[str] = []  # refusals seen, for the review flag
 
     # --- the process ---------------------------------------------------------------------------------
 
+    def launch(self) -> None:
+        """Start a subject now, without waiting for it: it imports JAX while the examiner gets ready."""
+        if self.subject is None or not self.subject.alive():
+            if self.subject is not None:
+                self.subject.stop()
+            self.subject = Subject(self.config)
+            self.greeted = False
+            self.generation += 1
+            self.proxies.clear()
+
     def start(self) -> None:
-        if self.subject is not None and self.subject.alive():
+        if self.subject is not None and self.subject.alive() and self.greeted:
             return
-        if self.subject is not None:
-            self.subject.stop()
-        self.subject = Subject(self.config)
-        self.generation += 1
-        self.proxies.clear()
+        self.launch()
+        self.greeted = True
         hello = self._send({"op": "hello", "version": codec.VERSION}, time.monotonic() + SUBJECT_START_SECONDS)
         if hello.get("version") != codec.VERSION:
             raise SubjectFailure("the submission's process speaks another protocol version", "crash")
@@ -200,16 +209,14 @@ class Session:
         if self.subject is not None:
             self.subject.stop()
             self.subject = None
+            self.greeted = False
 
     def end_check(self) -> None:
-        """Forget everything of the check that ended (the subject forgets its side on `load`)."""
+        """Forget everything of the check that ended (the subject forgets its side at the next `load`)."""
         self.proxies.clear()
         self.shipped.clear()
         self.cells.clear()
         self.generation += 1
-        if self.subject is not None and self.subject.alive():
-            with contextlib.suppress(SubjectFailure):
-                self.request("reset")
 
     # --- requests ---------------------------------------------------------------------------------------
 
@@ -303,6 +310,10 @@ class Session:
     # --- what we send ---------------------------------------------------------------------------------
 
     def _refer(self, obj: Any, e: Encoder) -> list | None:
+        if isinstance(obj, RemoteAttribute):
+            if obj._generation != self.generation:
+                raise WireError(f"{obj!r} belongs to an earlier check or process")
+            return ["attr", obj._module._hid, obj._name]
         if isinstance(obj, RemoteObject):
             if obj._session is not self or obj._generation != self.generation:
                 raise WireError(f"{obj!r} belongs to an earlier check or process")
@@ -452,7 +463,7 @@ class Session:
         if kind == "tdn":
             return self._node_treedef(tag, d)
         if kind == "leak":
-            return EscapedTracer(str(tag[1]))
+            return EscapedTracer(str(tag[1]), d.decode(tag[2]) if len(tag) > 2 else None)
         if kind == "cnode":
             return self._rebuild_check_node(tag, d)
         if kind == "cdcnew":
@@ -625,15 +636,25 @@ class Session:
 
     # --- the settings a call runs under -----------------------------------------------------------------
 
-    def context(self) -> dict[str, Any]:
+    def context(self, *, full: bool = False) -> dict[str, Any]:
+        """The JAX settings the check changed since the last request (all of them with `full`), and
+        its mesh. As in one process, a setting the answer changed stays changed until the check
+        changes it: only the check's own changes travel."""
         from jax._src import config as jax_config
         from jax._src import mesh as mesh_lib
 
         settings = {}
         for name in SETTINGS:
             state = jax_config.config_states.get(name)
-            if state is not None:
-                settings[name] = (state.get_global(), state.get_local())
+            if state is None:
+                continue
+            now = (state.get_global(), state.get_local())
+            last = self.last_settings.get(name, (_EMPTY, _EMPTY))
+            changed = {part: value for part, value, before in zip(("global", "local"), now, last)
+                       if full or value is not before and value != before}
+            if changed:
+                settings[name] = changed
+            self.last_settings[name] = now
         mesh = mesh_lib.get_concrete_mesh()
         return {"settings": settings, "mesh": None if mesh is None or mesh.empty else mesh}
 
@@ -754,10 +775,16 @@ def _named(module: str, qualname: str, obj: Any) -> bool:
 
 def _check_owned(kind: type) -> bool:
     """Classes a check file defines (they are shipped; anything else of the examiner's is not)."""
-    module = sys.modules.get(getattr(kind, "__module__", ""), None)
-    path = getattr(module, "__file__", "") or ""
-    name = os.path.basename(path)
-    return name.startswith(("test_", "hidden_test_")) or getattr(kind, "__module__", "") == "__main__"
+    module_name = getattr(kind, "__module__", "") or ""
+    found = _CHECK_MODULES.get(module_name)
+    if found is None:
+        module = sys.modules.get(module_name, None)
+        name = os.path.basename(getattr(module, "__file__", "") or "")
+        found = _CHECK_MODULES[module_name] = name.startswith(("test_", "hidden_test_")) or module_name == "__main__"
+    return found
+
+
+_CHECK_MODULES: dict[str, bool] = {}
 
 
 def _hashable(value: Any) -> Any:
@@ -855,22 +882,46 @@ class RemoteClass(RemoteObject):
     __slots__ = ()
 
 
+class RemoteAttribute(RemoteObject):
+    """A function of the exercise module, by its name: sent as "that module's `name`", so calling it
+    costs one request (and a rebinding of the name, by the module or a swap, is followed as in one
+    process)."""
+
+    __slots__ = ("_module", "_name")
+
+    def __init__(self, module: RemoteModule, name: str) -> None:
+        super().__init__(module._session, -1, {"name": name, "qualname": name, "type": "function",
+                                               "callable": True})
+        object.__setattr__(self, "_module", module)
+        object.__setattr__(self, "_name", name)
+
+    def __eq__(self, other: Any) -> Any:
+        if isinstance(other, RemoteAttribute):
+            return (self._module, self._name) == (other._module, other._name)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._module, self._name))
+
+
 _LIST = list
 _BOOL = bool
 _ISINSTANCE = isinstance
 
 
 class EscapedTracer(jax.core.Tracer):
-    """A tracer the submission let out of its transformation (only its description came back)."""
+    """A tracer the submission let out of its transformation: its type came back (shape and dtype
+    still read), not a value to compute with."""
 
-    __slots__ = ("description",)
+    __slots__ = ("description", "_escaped_aval")
 
-    def __new__(cls, description: str) -> EscapedTracer:
+    def __new__(cls, description: str, aval: Any = None) -> EscapedTracer:
         obj = object.__new__(cls)
         object.__setattr__(obj, "description", description)
+        object.__setattr__(obj, "_escaped_aval", aval)
         return obj
 
-    def __init__(self, description: str) -> None:
+    def __init__(self, description: str, aval: Any = None) -> None:
         pass
 
     def __repr__(self) -> str:
@@ -878,7 +929,9 @@ class EscapedTracer(jax.core.Tracer):
 
     @property
     def aval(self) -> Any:
-        raise jax.errors.UnexpectedTracerError(f"a tracer escaped from its transformation: {self.description}")
+        if self._escaped_aval is None:
+            raise jax.errors.UnexpectedTracerError(f"a tracer escaped from its transformation: {self.description}")
+        return self._escaped_aval
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1020,9 +1073,7 @@ def _abstract_mesh() -> Any:
 
 
 def _trace_state_clean() -> bool:
-    from jax._src import core
-
-    return core.trace_state_clean()
+    return codec.J.core.trace_state_clean()
 
 
 def _has_tracer(tree: Any) -> bool:
@@ -1076,11 +1127,13 @@ def local_nodes() -> Iterator[None]:
 class RemoteModule(RemoteObject):
     """The exercise module in the subject, as the `exercise` fixture hands it to a check."""
 
-    __slots__ = ("label", "manifest_path")
+    __slots__ = ("label", "manifest_path", "_functions", "_attributes")
 
-    def __init__(self, session: Session, hid: int, label: str) -> None:
+    def __init__(self, session: Session, hid: int, label: str, functions: tuple[str, ...] = ()) -> None:
         super().__init__(session, hid, {"type": "module", "name": label})
         object.__setattr__(self, "label", label)
+        object.__setattr__(self, "_functions", set(functions))  # names bound to functions at import
+        object.__setattr__(self, "_attributes", {})
 
     @property
     def module(self) -> RemoteObject:
@@ -1090,11 +1143,20 @@ class RemoteModule(RemoteObject):
     def __dict__(self) -> dict:  # noqa: PLE0237 - what vars(exercise.module) reads
         return self._session.request("getattr", obj=self, name="__dict__")
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        self._functions.discard(name)  # whatever it was bound to, it is now what the check set
+        self._attributes.pop(name, None)
+        super().__setattr__(name, value)
+
     def __getattr__(self, name: str) -> Any:
         from grader.checks import fail
 
         if name.startswith("__") and name.endswith("__") and name != "__file__":
             raise AttributeError(name)
+        if name in self._functions:
+            if name not in self._attributes:
+                self._attributes[name] = RemoteAttribute(self, name)
+            return self._attributes[name]
         try:
             return self._session.request("getattr", obj=self, name=name)
         except AttributeError:
@@ -1105,11 +1167,13 @@ class RemoteModule(RemoteObject):
 def load(session: Session, path: str, label: str) -> RemoteModule:
     """Import the exercise file at manifest path `path` in the subject (fresh, for one check); import
     failures as the plugin reports them."""
-    found = session.request("load", path=path, label=label)
+    # Each check starts with the subject's settings as the examiner's are (a check's fixtures restore
+    # them between checks, as they would in one process).
+    found = session.request("load", path=path, label=label, **session.context(full=True))
     if "failure" in found:
         code, message = found["failure"]
         raise KataFailure(str(message), str(code))
-    module = RemoteModule(session, int(found["module"]), label)
+    module = RemoteModule(session, int(found["module"]), label, tuple(found.get("functions", ())))
     object.__setattr__(module, "manifest_path", path)
     session.proxies[module._hid] = module
     return module

@@ -129,8 +129,9 @@ class Server:
                                                "children": e.items(obj._children)}]
         if hasattr(type(obj), "_check_type_id") and not isinstance(obj, type):  # a new one, made here
             return ["cdcnew", e.remember(obj), type(obj)._check_type_id, e.encode(dict(vars(obj)))]
-        if isinstance(obj, jax.core.Tracer):
-            return ["leak", str(getattr(obj, "aval", "?"))[:200]]
+        if isinstance(obj, jax.core.Tracer):  # out of its trace: its type travels, for what it can still say
+            aval = getattr(obj, "aval", None)
+            return ["leak", str(aval)[:200], e.encode(aval) if isinstance(aval, jax.core.ShapedArray) else None]
         if isinstance(obj, jax.Array):
             tag = codec.encode_array(e, obj)
             tag[2]["h"] = self.handle(obj)
@@ -200,6 +201,10 @@ class Server:
                 raise WireError(f"no object {tag[1]} here (its check ended?)")
             self.request_handles.add(int(tag[1]))
             return self.objects[int(tag[1])]
+        if kind == "attr":  # a module's function by name, as it is bound now
+            if int(tag[1]) not in self.objects:
+                raise WireError(f"no object {tag[1]} here (its check ended?)")
+            return getattr(self.objects[int(tag[1])], str(tag[2]))
         if kind == "tr":
             if placeholders is None:
                 raise WireError("an abstract value outside a trace")
@@ -460,11 +465,14 @@ class Server:
 
         audit.submission_files.add(str(path))
         try:
-            loaded = load_exercise(path, str(request["label"]))
+            with self._settings(request.get("settings")):
+                loaded = load_exercise(path, str(request["label"]))
         except KataFailure as failure:
             return {"failure": [failure.code, str(failure)]}
         self.module, self.module_path = loaded.module, path
-        return {"module": self.handle(loaded.module)}
+        functions = [name for name, value in vars(loaded.module).items()
+                     if not name.startswith("__") and callable(value) and not isinstance(value, type)]
+        return {"module": self.handle(loaded.module), "functions": functions}
 
     def op_reset(self, request: dict) -> None:
         self.reset()
@@ -600,16 +608,17 @@ class Server:
         import jax
         from jax._src import config as jax_config
 
-        for name, (global_value, local_value) in (values or {}).items():
+        for name, parts in (values or {}).items():
             state = jax_config.config_states.get(name)
-            if name not in SETTINGS or state is None:
+            if name not in SETTINGS or state is None or not isinstance(parts, dict):
                 continue
-            if state.get_global() != global_value:
-                jax.config.update(name, global_value)
-            state.set_local(local_value)
-            hook = getattr(state, "_update_thread_local_hook", None)
-            if hook is not None:
-                hook(None if local_value is jax_config.config_ext.unset else local_value)
+            if "global" in parts and state.get_global() != parts["global"]:
+                jax.config.update(name, parts["global"])
+            if "local" in parts:
+                state.set_local(parts["local"])
+                hook = getattr(state, "_update_thread_local_hook", None)
+                if hook is not None:
+                    hook(None if parts["local"] is jax_config.config_ext.unset else parts["local"])
         yield
 
     @contextlib.contextmanager
