@@ -85,3 +85,6 @@ def test_one_scan_forward_and_backward(exercise):
                     f"to let jax.grad do the calculus. See {checks.DOCS}/_autosummary/jax.grad.html",
                     "wrong-tool")
     checks.assert_loops_rolled(backward, what=what)
+    # "Keep the jit": both functions stay compiled programs, not op-by-op dispatch.
+    checks.assert_jitted(exercise.final_balance, rate, deposits, what="final_balance", entirely=True)
+    checks.assert_jitted(exercise.rate_sensitivity, rate, deposits, what="rate_sensitivity", entirely=True)

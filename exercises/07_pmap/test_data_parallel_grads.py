@@ -7,6 +7,9 @@ import pytest
 
 from grader import checks
 
+REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-level function, its "
+             "unmapped arguments named with in_axes), and call that.")
+
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
@@ -47,6 +50,8 @@ def test_every_device_gets_the_whole_batch_gradient(exercise):
                              "must be averaged across the devices inside the pmapped function (a sum alone "
                              "is devices-times too big; no collective leaves each device its own shard's "
                              "gradient).")
+    checks.assert_reuses_program(lambda: exercise.parallel_grads(params, xs, ys), what=WHAT,
+                                 calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
 def averaged_by_a_collective_on_the_devices(exercise):

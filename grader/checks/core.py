@@ -24,6 +24,7 @@ FAILURE_CODES = {
     "wrong-collective": "communicates between devices the wrong way",
     "host-transfer": "moves data through the host",
     "key-reuse": "reuses a PRNG key",
+    "not-independent": "copies one random draw where independent draws are needed",
     "untyped-key": "hands over raw uint32 key data where a typed key is needed",
     "not-donated": "does not donate the buffers",
     "unrolled": "unrolls a loop into the program",

@@ -9,6 +9,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import chex
 import jax
 import numpy as np
 
@@ -27,19 +28,30 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
-    if jax.tree.structure(actual) != jax.tree.structure(expected):
+    if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
     for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
         where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
         got_arr, want_arr = np.asarray(got), np.asarray(want)
-        if got_arr.shape != want_arr.shape:
+        if not _holds(chex.assert_shape, got_arr, want_arr.shape):
             fail(sentence(f"{where} has shape {got_arr.shape}; expected shape {want_arr.shape}.", hint),
                  "wrong-shape")
-        if not np.allclose(got_arr, want_arr, rtol=rtol, atol=atol, equal_nan=True):
+        # chex compares as np.testing does: NaN equals NaN, |got - want| <= atol + rtol * |want|.
+        if not _holds(chex.assert_trees_all_close, got_arr, want_arr, rtol=rtol, atol=atol):
             verb = "is" if path else "returned"
             fail(sentence(f"{where} {verb} {short(got)}; expected {short(want)}.", hint))
+
+
+def _holds(assertion: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
+    """Whether a chex assertion holds. Its own message is written for a library's user; the checks
+    say what went wrong in the learner's terms instead, so only the verdict is kept."""
+    try:
+        assertion(*args, **kwargs)
+    except AssertionError:
+        return False
+    return True
 
 
 def _structure(tree: Any) -> str:
@@ -53,7 +65,8 @@ def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str,
     """`x` is an array of exactly this shape and dtype."""
     __tracebackhide__ = True
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
-    if got_shape != tuple(shape) or got_dtype != np.dtype(dtype):
+    if got_shape is None or got_dtype is None or not _holds(chex.assert_shape, x, tuple(shape)) \
+            or not _holds(chex.assert_type, x, np.dtype(dtype)):
         got = f"{got_dtype}{list(got_shape)}" if got_shape is not None else f"a {type(x).__name__}"
         fail(sentence(f"{what} returned {got}; "
                       f"expected {np.dtype(dtype)}{list(shape)}.", hint), "wrong-shape")
@@ -111,6 +124,42 @@ def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any
                           f"global's old value: the compiled program never looks at the global again. "
                           f"Values that change must reach the jitted code as arguments.",
                           hint, f"See {DOCS}/stateful-computations.html"), "stale-global")
+
+
+# --- global JAX settings -------------------------------------------------------------------------
+
+
+def change_setting(name: str, value: Any) -> None:
+    """Set a JAX setting globally (`jax.config.update`), here and where the exercise's code runs."""
+    jax.config.update(name, value)
+    where = site.current()
+    if where is not None:  # there, whatever an answer left it at
+        where.change_setting(name, value)
+
+
+def assert_leaves_setting(call: Callable[[], Any], name: str, *, what: str, why: str = "") -> None:
+    """`call()` leaves the boolean JAX setting `name` as it found it, from both starting values.
+
+    An answer that switches a setting on and then "restores" it to False passes
+    a check that only ever starts from False, and turns the setting off for a
+    caller who had it on. The setting is set globally (`jax.config.update`)
+    before each run and put back to its first value afterwards.
+    """
+    __tracebackhide__ = True
+    before = read_setting(name)
+    try:
+        for start in (False, True):
+            change_setting(name, start)
+            call()
+            after = read_setting(name)
+            if bool(after) != start:
+                fail(sentence(f"{what}, called with {name} {'on' if start else 'off'}, left it "
+                              f"{'on' if after else 'off'}. The setting is global: every later call in "
+                              f"the caller's program would run with a value the caller never chose. "
+                              f"Change it for your own block only, with a setting that restores the "
+                              f"caller's value on the way out, whatever it was.", why), "global-setting")
+    finally:
+        change_setting(name, before)
 
 
 # --- the answer uses the function the task names ---------------------------------------------
@@ -189,16 +238,16 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
     """
     __tracebackhide__ = True
     swap = f"with `{swapped}` swapped for another function"
-    if jax.tree.structure(actual) != jax.tree.structure(expected):
+    if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
                       shape_hint), "wrong-shape")
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
     for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
         where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
-        if np.shape(got) != np.shape(want):
+        if not _holds(chex.assert_shape, np.asarray(got), np.shape(want)):
             fail(sentence(f"{swap}, {where} has shape {np.shape(got)}; expected shape {np.shape(want)}.",
                           shape_hint), "wrong-shape")
-        if not np.allclose(np.asarray(got), np.asarray(want), rtol=rtol, atol=atol, equal_nan=True):
+        if not _holds(chex.assert_trees_all_close, np.asarray(got), np.asarray(want), rtol=rtol, atol=atol):
             fail(sentence(f"{where} does not follow `{swapped}`: {swap} it is {short(got)}; that "
                           f"function gives {short(want)}. The answer computes its own copy of the "
                           f"formula instead of transforming `{swapped}` itself.", hint), "wrong-tool")

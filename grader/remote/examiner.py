@@ -810,16 +810,38 @@ class RemoteObject:
         object.__setattr__(self, "_generation", session.generation)
 
     def __getattr__(self, name: str) -> Any:
+        info = self._info
         if name == "__name__":
-            return self._info.get("name") or self._info.get("type", "object")
+            return info.get("name") or info.get("type", "object")
         if name == "__qualname__":
-            return self._info.get("qualname") or self._info.get("name") or "object"
+            return info.get("qualname") or info.get("name") or "object"
+        if "module" in info:  # a function: what JAX reads of it to jit or trace it, known already
+            if name == "__module__":
+                return info["module"]
+            if name in ("__doc__", "_partialmethod"):
+                if name == "__doc__":
+                    return None
+                raise AttributeError(name)
+            if name == "__dict__":
+                return {}
+            if name == "__signature__" and "signature" in info:
+                return _parameters(info["signature"])
+            if name == "__wrapped__" and not info.get("wrapped"):
+                raise AttributeError(name)
+            if name == "__code__" and "code" in info and not info.get("wrapped"):
+                return CodeInfo(*info["code"])
         if name.startswith("__") and name.endswith("__") and name not in ("__wrapped__", "__file__", "__self__",
-                                                                          "__func__", "__dict__", "__doc__"):
+                                                                          "__func__", "__dict__", "__doc__",
+                                                                          "__code__"):
             raise AttributeError(name)
+        cache = info.setdefault("_attributes", {}) if name in ("__wrapped__", "__code__") else None
+        if cache is not None and name in cache:
+            return cache[name]
         found = self._session.request("getattr", obj=self, name=name)
-        if self._info.get("internal") and isinstance(found, RemoteObject):
+        if info.get("internal") and isinstance(found, RemoteObject):
             found._info["internal"] = True
+        if cache is not None:
+            cache[name] = found
         return found
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -837,12 +859,16 @@ class RemoteObject:
         return method(*args)
 
     def __repr__(self) -> str:
+        if "module" in self._info:  # a function
+            return f"<function {self._info.get('qualname') or self._info.get('name')} of the submission>"
         try:
             return self._method("__repr__")
         except Exception:  # noqa: BLE001 - a repr must not fail
             return f"<{self._info.get('type', 'object')} {self._info.get('qualname', '')} of the submission>"
 
     def __str__(self) -> str:
+        if "module" in self._info:
+            return repr(self)
         return self._method("__str__")
 
     def __len__(self) -> int:
@@ -876,6 +902,32 @@ class RemoteObject:
         return False
 
 
+class CodeInfo:
+    """Where a function of the submission's is defined: what JAX reads of its code for messages."""
+
+    __slots__ = ("co_filename", "co_firstlineno", "co_name")
+
+    def __init__(self, filename: str, line: int, name: str) -> None:
+        self.co_filename, self.co_firstlineno, self.co_name = filename, line, name
+
+
+def _parameters(parameters: list) -> Any:
+    """An inspect.Signature for a function of the submission's (what jit reads for static_argnames)."""
+    import inspect
+
+    return inspect.Signature([inspect.Parameter(str(name), inspect._ParameterKind(int(kind)),
+                                                default=_DEFAULT if has_default else inspect.Parameter.empty)
+                              for name, kind, has_default in parameters])
+
+
+class _Default:
+    def __repr__(self) -> str:
+        return "<default of the submission's>"
+
+
+_DEFAULT = _Default()
+
+
 class RemoteClass(RemoteObject):
     """A class of the submission's."""
 
@@ -889,9 +941,9 @@ class RemoteAttribute(RemoteObject):
 
     __slots__ = ("_module", "_name")
 
-    def __init__(self, module: RemoteModule, name: str) -> None:
-        super().__init__(module._session, -1, {"name": name, "qualname": name, "type": "function",
-                                               "callable": True})
+    def __init__(self, module: RemoteModule, name: str, info: dict | None = None) -> None:
+        super().__init__(module._session, -1, dict(info or {"name": name, "qualname": name, "type": "function",
+                                                             "callable": True}))
         object.__setattr__(self, "_module", module)
         object.__setattr__(self, "_name", name)
 
@@ -1129,10 +1181,10 @@ class RemoteModule(RemoteObject):
 
     __slots__ = ("label", "manifest_path", "_functions", "_attributes")
 
-    def __init__(self, session: Session, hid: int, label: str, functions: tuple[str, ...] = ()) -> None:
+    def __init__(self, session: Session, hid: int, label: str, functions: dict | None = None) -> None:
         super().__init__(session, hid, {"type": "module", "name": label})
         object.__setattr__(self, "label", label)
-        object.__setattr__(self, "_functions", set(functions))  # names bound to functions at import
+        object.__setattr__(self, "_functions", dict(functions or {}))  # names bound to functions at import
         object.__setattr__(self, "_attributes", {})
 
     @property
@@ -1144,7 +1196,7 @@ class RemoteModule(RemoteObject):
         return self._session.request("getattr", obj=self, name="__dict__")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        self._functions.discard(name)  # whatever it was bound to, it is now what the check set
+        self._functions.pop(name, None)  # whatever it was bound to, it is now what the check set
         self._attributes.pop(name, None)
         super().__setattr__(name, value)
 
@@ -1155,7 +1207,7 @@ class RemoteModule(RemoteObject):
             raise AttributeError(name)
         if name in self._functions:
             if name not in self._attributes:
-                self._attributes[name] = RemoteAttribute(self, name)
+                self._attributes[name] = RemoteAttribute(self, name, self._functions[name])
             return self._attributes[name]
         try:
             return self._session.request("getattr", obj=self, name=name)
@@ -1173,7 +1225,7 @@ def load(session: Session, path: str, label: str) -> RemoteModule:
     if "failure" in found:
         code, message = found["failure"]
         raise KataFailure(str(message), str(code))
-    module = RemoteModule(session, int(found["module"]), label, tuple(found.get("functions", ())))
+    module = RemoteModule(session, int(found["module"]), label, dict(found.get("functions") or {}))
     object.__setattr__(module, "manifest_path", path)
     session.proxies[module._hid] = module
     return module
@@ -1202,8 +1254,14 @@ class RemoteSite:
         return self.session.request("observe", probe=probe, args=args, kwargs=kwargs,
                                     label=getattr(exercise, "label", ""), **self.session.context())
 
+    def run(self, function: Any, *args: Any) -> Any:
+        return self.session.request("run", fn=function, args=args)
+
     def setting(self, name: str) -> Any:
         return self.session.request("settings", names=[name])[name]
+
+    def change_setting(self, name: str, value: Any) -> None:
+        self.session.request("settings", names=[name], set={name: value})
 
     def buffer_pointers(self, array: Any) -> list[int]:
         # Sent by value the first time, the array becomes the subject's own from then on: later calls

@@ -148,12 +148,7 @@ class Server:
         return self._handle_tag(obj)
 
     def _handle_tag(self, obj: Any) -> list:
-        info = {"type": type(obj).__name__, "name": str(getattr(obj, "__name__", ""))[:200],
-                "qualname": str(getattr(obj, "__qualname__", ""))[:200],
-                "callable": callable(obj), "class": isinstance(obj, type)}
-        if isinstance(obj, type):
-            info["tuple"] = issubclass(obj, tuple)
-        return ["H", self.handle(obj), info]
+        return ["H", self.handle(obj), describe(obj)]
 
     def _node(self, obj: Any, e: Encoder) -> list | None:
         """A registered pytree node of the submission's: its children travel, its class stays here."""
@@ -458,6 +453,8 @@ class Server:
         from grader.loading import load_exercise
 
         self.reset()
+        if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
+            sys.modules["chex"].clear_trace_counter()
         path = (self.submission / str(request["path"])).resolve()
         if not path.is_relative_to(self.submission):
             raise WireError("an exercise path outside the submission")
@@ -470,8 +467,8 @@ class Server:
         except KataFailure as failure:
             return {"failure": [failure.code, str(failure)]}
         self.module, self.module_path = loaded.module, path
-        functions = [name for name, value in vars(loaded.module).items()
-                     if not name.startswith("__") and callable(value) and not isinstance(value, type)]
+        functions = {name: describe(value) for name, value in vars(loaded.module).items()
+                     if not name.startswith("__") and callable(value) and not isinstance(value, type)}
         return {"module": self.handle(loaded.module), "functions": functions}
 
     def op_reset(self, request: dict) -> None:
@@ -494,6 +491,10 @@ class Server:
                 return request["fn"](*request.get("args", ()), **request.get("kwargs", {}))
             finally:
                 jax.effects_barrier()  # printed text of this call arrives before the reply
+
+    def op_run(self, request: dict) -> Any:
+        """A function of the checks library (or a check's own), run here for what it sets up or saw."""
+        return request["fn"](*request.get("args", ()))
 
     def op_observe(self, request: dict) -> Any:
         from grader.loading import ExerciseModule
@@ -560,6 +561,9 @@ class Server:
     def op_settings(self, request: dict) -> dict:
         import jax
 
+        for name, value in (request.get("set") or {}).items():
+            if name in SETTINGS:
+                jax.config.update(str(name), value)
         return {str(name): getattr(jax.config, str(name)) for name in request["names"]}
 
     def op_pointers(self, request: dict) -> list:
@@ -804,6 +808,32 @@ def _unflatten_one(kind: type, aux: Any, children: list) -> Any:
     tree = jax.tree_util.PyTreeDef.from_node_data_and_children(tree_util.default_registry, (kind, aux),
                                                                [leaf] * len(children))
     return jax.tree.unflatten(tree, children)
+
+
+def describe(obj: Any) -> dict:
+    """What the examiner may know of an object without asking: its kind and, for a function, its
+    names, signature, where it is defined and whether it wraps another (what jax.jit reads of it)."""
+    import inspect
+
+    info: dict[str, Any] = {"type": type(obj).__name__, "name": str(getattr(obj, "__name__", ""))[:200],
+                            "qualname": str(getattr(obj, "__qualname__", ""))[:200],
+                            "callable": callable(obj), "class": isinstance(obj, type)}
+    if isinstance(obj, type):
+        info["tuple"] = issubclass(obj, tuple)
+        return info
+    if not callable(obj) or isinstance(obj, types.ModuleType):
+        return info
+    info["module"] = str(getattr(obj, "__module__", "") or "")
+    info["wrapped"] = hasattr(obj, "__wrapped__")
+    code = getattr(inspect.unwrap(obj) if info["wrapped"] else obj, "__code__", None)
+    if isinstance(code, types.CodeType):
+        info["code"] = [code.co_filename, code.co_firstlineno, code.co_name]
+    try:
+        signature = inspect.signature(obj)
+        info["signature"] = [[p.name, int(p.kind), p.default is not p.empty] for p in signature.parameters.values()]
+    except (TypeError, ValueError):
+        pass
+    return info
 
 
 def _contents(obj: Any) -> Any:
