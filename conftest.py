@@ -1,2 +1,2 @@
-# All options, fixtures and hooks live in one plugin: see grader/plugin.py.
+# All options, fixtures and hooks live in one plugin: see grader/plugin/.
 pytest_plugins = ["grader.plugin"]

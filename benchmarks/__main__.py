@@ -9,7 +9,7 @@ shows in that column even when the seconds are noisy.
 Figures:
 - grade: `grader grade` of a full correct submission (a copy of the reference
   solutions), seconds and seconds per exercise; also the number of exercises,
-  and how many requests the examiner sent the subject (grader.remote).
+  and how many requests the examiner sent the subject (grader.engine.remote).
 - grade with failures: a submission with a few failing exercises, one of them
   an endless loop, against the correct one plus the timeout it earned (best
   of two runs of each).
@@ -93,7 +93,7 @@ def grader(*args: str) -> list[str]:
 
 def exercises_count() -> int:
     sys.path.insert(0, str(REPO))
-    from grader.manifest import load_manifest
+    from grader.core.manifest import load_manifest
 
     return len(load_manifest(REPO / "exercises"))
 
@@ -155,7 +155,7 @@ def batch_figures(scratch: Path, pace: float) -> list[Figure]:
 
 def memory_peak(submission: Path) -> float:
     """MiB: the largest resident set among the check processes of one grading (jobs=1)."""
-    code = ("import resource, sys; from pathlib import Path; from grader.grading import grade; "
+    code = ("import resource, sys; from pathlib import Path; from grader.engine.grading import grade; "
             "grade(Path(sys.argv[1])); "
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     # Under bubblewrap the check process is a grandchild the rusage of children never sees; the

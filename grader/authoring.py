@@ -23,12 +23,12 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.cli import UsageProblem, _example, choose
-from grader.files import write_atomically
-from grader.manifest import ID_PATTERN, Exercise, ManifestError, load_course, parse_course
+from grader.core.files import write_atomically
+from grader.core.manifest import ID_PATTERN, Exercise, ManifestError, load_course, parse_course
 
 
 def _repo(args: argparse.Namespace) -> Path:
-    from grader.learn import _checkout_here
+    from grader.learner.learn import _checkout_here
 
     repo = Path(args.repo or _checkout_here() or REPO_ROOT).expanduser().resolve()
     if not (repo / "exercises" / "manifest.toml").is_file():
@@ -266,7 +266,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                   points: int = 1, idea: str | None = None):
     """What `new` would write, checked against the course: a UsageProblem for a duplicate id or
     path, a misnumbered id, a topic whose ids use another prefix, or a bad name."""
-    from grader.manifest import MANIFEST_NAME
+    from grader.core.manifest import MANIFEST_NAME
 
     manifest_path = repo / "exercises" / MANIFEST_NAME
     try:
@@ -367,7 +367,7 @@ def write_plan(repo: Path, plan: Plan) -> None:
 
 def _insert_entry(text: str, entry, after, *, new_topic: bool, folder: str) -> str:
     """The manifest text with `entry`'s table after `after`'s table (comments and layout kept)."""
-    from grader.manifest import entry_toml
+    from grader.core.manifest import entry_toml
 
     lines = text.splitlines(keepends=True)
     headers = [n for n, line in enumerate(lines) if re.match(r"^\s*\[\[\s*(exercise|assignment)\s*\]\]", line)]

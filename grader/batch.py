@@ -35,14 +35,14 @@ from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT
 from grader.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
-from grader.files import write_atomically
-from grader.grading import grade
-from grader.limits import Limits
-from grader.manifest import Assignment, Exercise
-from grader.files import resolve_target
+from grader.core.files import write_atomically
+from grader.engine.grading import grade
+from grader.core.limits import Limits
+from grader.core.manifest import Assignment, Exercise
+from grader.core.files import resolve_target
 from grader.reports import to_json
-from grader.sandbox import Isolation
-from grader.warm import checks_fingerprint, ready
+from grader.engine.sandbox import Isolation
+from grader.engine.warm import checks_fingerprint, ready
 
 if TYPE_CHECKING:
     from grader.cluster import ClusterSpec, Outcome

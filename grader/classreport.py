@@ -22,17 +22,16 @@ from __future__ import annotations
 
 import csv
 import html
-import importlib.util
 import json
 import re
 import statistics
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import REPO_ROOT
+from grader.core.failures import FAILURE_CODES
 from grader.reports import SCHEMA_VERSION
 
 UNKNOWN = "unknown"
@@ -42,18 +41,9 @@ FAILURE_HEADER = ["student", "exercise", "check", "hidden", "code", "message"]
 
 
 def failure_phrases() -> dict[str, str]:
-    """checks.FAILURE_CODES (code -> what the answer got wrong), without importing JAX.
-
-    The checks package imports JAX when it loads; its `core` module does not, so it is read
-    on its own here, and reporting a class stays quick.
-    """
-    loaded = sys.modules.get("grader.checks.core")
-    if loaded is None:
-        spec = importlib.util.spec_from_file_location("_katas_failure_codes",
-                                                      Path(__file__).parent / "checks" / "core.py")
-        loaded = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(loaded)
-    return {**loaded.FAILURE_CODES, UNKNOWN: "failed (graded before failures had codes)"}
+    """FAILURE_CODES (code -> what the answer got wrong): plain Python, so reporting a class never
+    imports JAX."""
+    return {**FAILURE_CODES, UNKNOWN: "failed (graded before failures had codes)"}
 
 
 def phrase(code: str, phrases: dict[str, str]) -> str:
@@ -207,7 +197,7 @@ class ClassData:
 
 def _teaching_order() -> dict[str, tuple[int, str]]:
     try:
-        from grader.manifest import load_manifest
+        from grader.core.manifest import load_manifest
 
         return {e.id: (e.index, e.concept) for e in load_manifest(REPO_ROOT / "exercises")}
     except (OSError, ValueError):

@@ -29,9 +29,9 @@ import zipfile
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.limits import Limits
-from grader.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
-from grader.solutions import PACK_NAME, pack
+from grader.core.limits import Limits
+from grader.core.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
+from grader.core.solutions import PACK_NAME, pack
 
 TEMPLATES = Path(__file__).parent / "templates"
 PYTHON_VERSION = "3.12"  # what the GitHub workflow sets up; the package needs 3.11+
@@ -318,7 +318,7 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
     changed: loose `<name>.py` files are placed, in `scratch`, where the
     manifest expects them when the name belongs to exactly one exercise.
     """
-    from grader.files import resolve_target
+    from grader.core.files import resolve_target
 
     folder, scratch = Path(upload), Path(scratch)
     exercises = load_manifest(repo / "exercises")

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.limits import MIB, Limits
-from grader.manifest import Course, ManifestError, load_course, select
+from grader.core.limits import MIB, Limits
+from grader.core.manifest import Course, ManifestError, load_course, select
 
 
 class UsageProblem(Exception):
@@ -82,7 +82,7 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
 
 def isolation_from(args: argparse.Namespace):
     """The isolation asked for, or a UsageProblem saying why the sandbox cannot start."""
-    from grader.sandbox import SandboxUnavailable, choose
+    from grader.engine.sandbox import SandboxUnavailable, choose
 
     try:
         return choose(getattr(args, "isolation", None))
@@ -152,15 +152,15 @@ def grade_command(args: argparse.Namespace) -> int:
     import json
 
     from grader import reports
-    from grader.grading import grade
-    from grader.files import cache_home
-    from grader.files import resolve_target
+    from grader.engine.grading import grade
+    from grader.core.files import cache_home
+    from grader.core.files import resolve_target
 
     exercises = selected(args.only, args.assignment)
     target = resolve_target(args.path, REPO_ROOT)
     if not target.is_dir():
         raise UsageProblem(f"{args.path} is not a folder")
-    from grader.warm import ready
+    from grader.engine.warm import ready
 
     own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
     cache = cache_home() if own else None
@@ -219,7 +219,7 @@ def _batch_parser(commands) -> None:
 def batch_command(args: argparse.Namespace) -> int:
     from grader.batch import run_batch
 
-    from grader import warm
+    from grader.engine import warm
 
     folder = Path(args.submissions)
     if not folder.is_dir():
@@ -283,7 +283,7 @@ def _report_parser(commands) -> None:
 
 def report_command(args: argparse.Namespace) -> int:
     from grader import classreport
-    from grader.files import write_atomically
+    from grader.core.files import write_atomically
 
     grades = Path(args.grades)
     if not grades.is_dir():
@@ -313,7 +313,7 @@ def _warm_parser(commands) -> None:
 
 
 def warm_command(args: argparse.Namespace) -> int:
-    from grader import warm
+    from grader.engine import warm
 
     folder = warm.build(force=args.force, say=print)
     if folder is None:
@@ -323,7 +323,8 @@ def warm_command(args: argparse.Namespace) -> int:
 
 
 def _all_parsers() -> list:
-    from grader import authoring, classroom, doctor, learn, notebook
+    from grader import authoring, classroom, doctor
+    from grader.learner import learn, notebook
 
     return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *notebook.PARSERS,
             *classroom.PARSERS, *authoring.PARSERS, *doctor.PARSERS]

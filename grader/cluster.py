@@ -4,7 +4,7 @@
 `--cluster local:N`, which starts N workers on this machine) sends each
 submission that needs grading to a Dask worker. The worker grades it with
 exactly the code the local mode runs (`grader.batch.grade_one`, so
-`grader.grading.grade` and the same sandbox) and returns the result record;
+`grader.engine.grading.grade` and the same sandbox) and returns the result record;
 the client writes it atomically and rebuilds the tables as results arrive, so
 killing the client or losing a worker loses nothing, and a rerun skips what
 is done (the same content hashes as the local mode).
@@ -44,9 +44,9 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.batch import Submission, checks_fingerprint, grade_one, submission_hash, _is_bare_repo
-from grader.limits import Limits
-from grader.manifest import Exercise
-from grader.files import resolve_target
+from grader.core.limits import Limits
+from grader.core.manifest import Exercise
+from grader.core.files import resolve_target
 
 INSTALL_HINT = 'python -m pip install -e ".[cluster]"'
 LOCAL_PREFIX = "local:"
@@ -69,7 +69,7 @@ class ClusterSpec:
     scheduler: str = ""  # tcp://host:8786
     local_workers: int = 0  # --cluster local:N
     isolation: str | None = None  # what --isolation asked for; each worker resolves it on its machine
-    warm: bool = True  # build each worker machine's warm compilation cache first (grader.warm)
+    warm: bool = True  # build each worker machine's warm compilation cache first (grader.engine.warm)
 
     @staticmethod
     def parse_local(value: str) -> int:
@@ -158,7 +158,7 @@ def _extract_inside(tar: tarfile.TarFile, target: Path) -> None:
 
 def environment(isolation: str | None = None, user: str | None = None) -> dict:
     """What decides how this machine grades: compared between the client and every worker."""
-    from grader import sandbox
+    from grader.engine import sandbox
 
     try:
         chosen = sandbox.choose(isolation)
@@ -211,7 +211,7 @@ def differences(client: dict, worker: dict) -> list[str]:
 def grade_parcel(parcel: Parcel, exercises: tuple[Exercise, ...], limits: Limits, client_env: dict,
                  user: str | None, isolation: str | None) -> dict:
     """The Dask task: grade one submission on this worker, exactly as the local mode would."""
-    from grader import sandbox
+    from grader.engine import sandbox
 
     _undo_nanny_environment()
     here = settled_environment(isolation, user)
@@ -374,8 +374,8 @@ class Cluster:
 
 
 def _warm_here() -> str:
-    """On a worker: build this machine's warm compilation cache unless it is there (grader.warm)."""
-    from grader import warm
+    """On a worker: build this machine's warm compilation cache unless it is there (grader.engine.warm)."""
+    from grader.engine import warm
 
     folder = warm.build(say=lambda line: None)
     return str(folder or "")

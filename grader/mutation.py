@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from grader.manifest import Exercise
+from grader.core.manifest import Exercise
 
 NOT_APPLICABLE_MARK = "mutation does not apply here"
 

@@ -16,7 +16,7 @@ import base64
 import json
 import xml.etree.ElementTree as ET
 
-from grader.grading import ExerciseGrade, Grade
+from grader.engine.grading import ExerciseGrade, Grade
 
 SCHEMA_VERSION = 4  # 3: failure codes per check and exercise, the isolation mode; 4: examiner round trips
 HIDDEN_FAILED = "a hidden check failed: the visible checks are not the whole story, try other inputs"

@@ -18,7 +18,7 @@ solution mechanically, and the ones that pass every check are reported: the
 checks' blind spots.
 
 Grading is the costly part: each target (the solutions, the stubs, a round of
-variants holding at most one per exercise) is one `grader.grading.grade` call,
+variants holding at most one per exercise) is one `grader.engine.grading.grade` call,
 one check process. All targets start at once on a small pool, one per core,
 and each runs once; the verdicts below only read the results.
 """
@@ -34,9 +34,9 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.files import cache_home
-from grader.grading import Check, Grade, grade
-from grader.manifest import Exercise
+from grader.core.files import cache_home
+from grader.engine.grading import Check, Grade, grade
+from grader.core.manifest import Exercise
 
 KINDS = ("mutant", "mimic", "alternate")
 VARIANTS = Path("tests") / "variants"  # in a course repository
@@ -179,6 +179,7 @@ class Proof:
         self.cache = cache or cache_home()  # trusted code shares the user's compilation cache
         self.pool = ThreadPoolExecutor(max_workers=workers)
         self.futures: dict[str, Future] = {}
+        self._started = False
         self.seconds: dict[str, float] = {}  # target -> how long it ran
         self.stubs = self.scratch / "stubs"
         self.edited = export_stubs(self.repo, self.exercises, self.stubs, revision)
@@ -197,8 +198,9 @@ class Proof:
 
     def start(self) -> None:
         """Queue every target: the biggest rounds first, so that no big one is left running alone."""
-        if self.futures:
+        if self._started:
             return
+        self._started = True  # other targets may be queued already (a test's own submissions)
         self.submit("solutions", self._grade, self.repo / "solutions", self.exercises)
         self.submit("stubs", self._grade, self.stubs, self.exercises)
         for i, group in sorted(enumerate(self.rounds), key=lambda r: -len(r[1])):

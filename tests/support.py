@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.manifest import load_manifest, select
+from grader.core.manifest import load_manifest, select
 from grader.soundness import KINDS, VARIANTS as VARIANTS_REL, Proof, Variant, export_stubs, find_variants  # noqa: F401
 
 # KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from grader import REPO_ROOT
-from grader.manifest import ManifestError, load_course, parse_course, select
+from grader.core.manifest import ManifestError, load_course, parse_course, select
 from support import ALL_EXERCISES
 
 COURSE = load_course(REPO_ROOT / "exercises")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
-from grader.manifest import load_course, parse_course
+from grader.core.manifest import load_course, parse_course
 from grader.mutation import OPERATORS, derive
 from support import ALL_EXERCISES
 

@@ -172,8 +172,8 @@ def test_colliding_names_keep_their_full_names(tmp_path):
 
 def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
     from grader.batch import Submission, grade_one
-    from grader.limits import Limits
-    from grader.manifest import load_manifest, select
+    from grader.core.limits import Limits
+    from grader.core.manifest import load_manifest, select
 
     loop = tmp_path / "loop"
     loop.symlink_to(loop)  # resolving it raises RuntimeError (a symlink loop)
@@ -311,8 +311,8 @@ def test_a_submission_travels_to_a_worker_unchanged(tmp_path):
     """Each kind of entry, packed here and unpacked elsewhere, hashes the same (the rerun skips it)."""
     from grader.batch import Submission, checks_fingerprint, find_submissions, submission_hash
     from grader.cluster import pack, unpack_parcel
-    from grader.limits import Limits
-    from grader.manifest import load_manifest, select
+    from grader.core.limits import Limits
+    from grader.core.manifest import load_manifest, select
 
     folder = tmp_path / "class"
     folder.mkdir()

@@ -489,7 +489,7 @@ def spread_over_all(exercise):
 
 
 def test_on_devices_reruns_a_check_with_another_device_count(tmp_path):
-    from grader.plugin import load_exercise
+    from grader.runtime.loading import load_exercise
 
     general = tmp_path / "general.py"
     general.write_text(HARD_CODED.replace("DEVICES", "jax.device_count()"))
@@ -533,7 +533,7 @@ def test_run_in_processes_runs_the_prelude_and_observes_jax(tmp_path):
 def test_run_in_processes_starts_fresh_interpreters_without_the_fork_server(tmp_path, monkeypatch):
     """The processes are forked from the check process's fork server; without it, they are new
     interpreters, with the same results."""
-    from grader.checks import forkserver
+    from grader.runtime import forkserver
 
     monkeypatch.setattr(forkserver, "fork", lambda *args, **kwargs: None)
     path = tmp_path / "roles_again.py"
@@ -576,7 +576,7 @@ marker = sys.argv[1]
 atexit.register(lambda: open(marker, "a").write(f"{os.getpid()}\\n"))  # e.g. a suite's clean-up
 import jax
 from grader import checks
-from grader.checks import forkserver
+from grader.runtime import forkserver
 
 assert forkserver.start()
 print(checks.run_in_processes(sys.argv[2], "join", what="join(...)", n_processes=2, devices_per_process=1))
@@ -622,13 +622,13 @@ def fail_with_open_files(exercise):
 
 
 def _helpers_open_files(tmp_path: Path, tag: str) -> tuple[list, str]:
-    from grader.checks.devices import _Worker
+    from grader.runtime.worker import Worker
 
     module = tmp_path / f"open_files_{tag}.py"
     module.write_text(OPEN_FILES)
     process = checks.run_in_processes(str(module), "open_files", what="open_files()", n_processes=1,
                                       devices_per_process=1)[0]
-    worker = _Worker(2)
+    worker = Worker(2)
     try:
         answer = worker.ask({"check_file": str(module), "function": "fail_with_open_files",
                              "exercise": str(module), "label": module.name}, 60)
@@ -641,7 +641,7 @@ def _helpers_open_files(tmp_path: Path, tag: str) -> tuple[list, str]:
 def test_forked_helpers_hold_no_more_files_than_fresh_interpreters(tmp_path, monkeypatch):
     """A helper forked from the check process's fork server keeps none of the check process's
     files (the grader's channel, pytest's captures): it holds what a new interpreter holds."""
-    from grader.checks import forkserver
+    from grader.runtime import forkserver
 
     assert forkserver.start(), "the fork server did not start in this pytest process"
     forked = _helpers_open_files(tmp_path, "forked")
@@ -701,7 +701,7 @@ def spins_forever(exercise):
 
 
 def test_within_seconds_stops_a_check_stuck_in_compiled_code(tmp_path):
-    from grader.plugin import load_exercise
+    from grader.runtime.loading import load_exercise
 
     path = tmp_path / "endless.py"
     path.write_text(ENDLESS)

@@ -20,11 +20,11 @@ import pytest
 
 from grader import classreport, reports
 from grader.batch import _csv, gradebook_rows, summary_rows
-from grader.grading import Check, ExerciseGrade, Grade
-from grader.manifest import select
-from grader.runner import CheckResult
-from grader.sandbox import Isolation
-from grader.scan import Flag
+from grader.engine.grading import Check, ExerciseGrade, Grade
+from grader.core.manifest import select
+from grader.engine.runner import CheckResult
+from grader.engine.sandbox import Isolation
+from grader.engine.scan import Flag
 from support import ALL_EXERCISES
 
 SCHEMAS = Path(__file__).parent / "schemas"

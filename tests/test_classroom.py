@@ -31,9 +31,9 @@ import yaml
 from grader import REPO_ROOT
 from support import PRISTINE
 from grader.classroom import arrange_upload, pinned_paths, release_files, step_minutes
-from grader.limits import Limits
-from grader.manifest import load_manifest, select
-from grader.solutions import PACK_NAME, read_solution
+from grader.core.limits import Limits
+from grader.core.manifest import load_manifest, select
+from grader.core.solutions import PACK_NAME, read_solution
 from support import ALL_EXERCISES, PURITY, PURITY_IDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -102,7 +102,7 @@ def _files(folder: Path) -> dict[str, Path]:
 def test_release_holds_what_a_student_needs(release):
     files = _files(release)
     for path in ("README.md", ".gitignore", "conftest.py", "pyproject.toml", "constraints.txt",
-                 "exercises/manifest.toml", "grader/cli.py", "grader/plugin.py",
+                 "exercises/manifest.toml", "grader/cli.py", "grader/plugin/__init__.py",
                  ".github/workflows/classroom.yml"):
         assert path in files, f"the release lacks {path}"
     for entry in ALL_EXERCISES:
@@ -256,7 +256,7 @@ def test_workflow_pins_the_checks_and_reports_every_point(release):
     released = {p: f.read_bytes() for p, f in _files(release).items()}
     assert sorted(pins) == pinned_paths(released, ALL_EXERCISES)
     assert {p: hashlib.sha256(released[p]).hexdigest() for p in pins} == pins
-    assert {"exercises/manifest.toml", "grader/grading.py", "pyproject.toml", "constraints.txt"} <= set(pins)
+    assert {"exercises/manifest.toml", "grader/engine/grading.py", "pyproject.toml", "constraints.txt"} <= set(pins)
     assert not {f"exercises/{e.path}" for e in ALL_EXERCISES} & set(pins), "stubs are the student's to edit"
     assert all(e.check_path in " ".join(pins) for e in ALL_EXERCISES)
 
@@ -329,7 +329,7 @@ def runner(release, tmp_path_factory):
 
 def test_workflow_copies_only_pinned_files_and_grades_with_them(runner):
     home = runner["home"]
-    assert (home / "exercises/manifest.toml").is_file() and (home / "grader/grading.py").is_file()
+    assert (home / "exercises/manifest.toml").is_file() and (home / "grader/engine/grading.py").is_file()
     assert not (home / "exercises/01_purity/conftest.py").exists(), "a planted file reached the grader"
     assert not (home / "exercises/01_purity/no_mutation.py").exists(), "stubs come from the submission only"
     graded = runner["graded"]

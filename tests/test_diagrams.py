@@ -1,5 +1,5 @@
 """Lesson diagrams: the stubs carry them as text art, the notebooks show them as pictures, and both come
-from the same drawing (grader.diagrams), so they cannot drift apart."""
+from the same drawing (grader.learner.diagrams), so they cannot drift apart."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from grader.diagrams import DIAGRAMS, STUBS, diagram, find_block
-from grader.manifest import load_manifest
+from grader.learner.diagrams import DIAGRAMS, STUBS, diagram, find_block
+from grader.core.manifest import load_manifest
 from support import ALL_EXERCISES, PRISTINE
 
 
@@ -20,7 +20,7 @@ def test_the_stub_carries_its_diagram_as_drawn(path: str, name: str) -> None:
     found = find_block(code)
     assert found is not None, f"{path}: no `# Diagram: {name}` block under the docstring"
     assert found == (name, diagram(name).comment()), \
-        f"{path}: the diagram differs from its drawing; paste grader.diagrams.diagram({name!r}).comment()"
+        f"{path}: the diagram differs from its drawing; paste grader.learner.diagrams.diagram({name!r}).comment()"
 
 
 def test_every_diagram_block_is_a_known_one_in_its_place() -> None:
@@ -48,7 +48,7 @@ def test_the_picture_is_an_svg_with_every_panel(name: str) -> None:
 
 def test_a_notebook_shows_the_diagram_as_an_image_not_as_comments(tmp_path) -> None:
     nbformat = pytest.importorskip("nbformat")
-    from grader.notebook import build_notebook
+    from grader.learner.notebook import build_notebook
 
     entries = [e for e in load_manifest(PRISTINE / "exercises") if e.path.startswith("13_explicit_sharding/")]
     notebook = build_notebook(PRISTINE, "13_explicit_sharding", entries)

@@ -15,9 +15,9 @@ import pytest
 
 from grader import REPO_ROOT
 from support import PRISTINE, PURITY
-from grader.grading import grade
-from grader.limits import Limits
-from grader.manifest import load_manifest, select
+from grader.engine.grading import grade
+from grader.core.limits import Limits
+from grader.core.manifest import load_manifest, select
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 # Generous limits, so a slow or busy machine never fails an honest check; the cases about endless
@@ -59,7 +59,7 @@ CASES = {  # name -> (fixture laid over the solutions, stubs kept, repo-shaped, 
 @pytest.fixture(scope="module")
 def graded(runs, tmp_path_factory):
     """Grade every case on the shared workers, all queued at once."""
-    from grader.plugin import resolve_target
+    from grader.core.files import resolve_target
 
     scratch = tmp_path_factory.mktemp("hostile")
 
@@ -198,7 +198,7 @@ def test_tampering_with_the_grader_in_memory_is_flagged(graded):
     ("print('::error::all good')\n", "prints a CI workflow command"),
 ])
 def test_static_scan_sees_through_aliases_and_indirection(source, reason):
-    from grader.scan import scan_source
+    from grader.engine.scan import scan_source
 
     found = [flag.reason for flag in scan_source(source, "x.py")]
     assert any(f.startswith(reason) for f in found), found
@@ -206,7 +206,7 @@ def test_static_scan_sees_through_aliases_and_indirection(source, reason):
 
 def test_reference_solutions_and_alternates_need_no_review():
     """The static scan must not cry wolf: honest answers, however unusual, are never flagged."""
-    from grader.scan import scan_source
+    from grader.engine.scan import scan_source
     from support import ALL_EXERCISES, variants
 
     flagged = []
@@ -247,7 +247,7 @@ def test_sandbox_user_runs_checks_unprivileged_or_refuses_clearly(tmp_path):
 
 
 def test_a_symlinked_folder_cannot_pull_in_files_from_outside(tmp_path):
-    from grader.workspace import build_workspace
+    from grader.engine.workspace import build_workspace
 
     outside = tmp_path / "outside" / "01_purity"
     outside.mkdir(parents=True)

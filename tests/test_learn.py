@@ -23,8 +23,8 @@ import pytest
 from grader import REPO_ROOT
 from support import PRISTINE, PURITY
 from grader.cli import main
-from grader.manifest import load_manifest, select
-from grader.progress import STATE_NAME, Progress, Verdict, fingerprint, judge
+from grader.core.manifest import load_manifest, select
+from grader.core.progress import STATE_NAME, Progress, Verdict, fingerprint, judge
 
 GLOBAL_CONFIG = "exercises/01_purity/global_config.py"  # purity-1, the first exercise
 
@@ -262,7 +262,7 @@ def test_footer_and_next_follow_the_exercise_just_run(repo, capfd):
 
 @pytest.mark.slow
 def test_watch_takes_an_exercise_and_checks_each_save_in_a_warm_fork(repo, capfd):
-    from grader.learn import Course, WarmChecks
+    from grader.learner.learn import Course, WarmChecks
 
     course = Course(repo, load_manifest(repo / "exercises"))
     warm = WarmChecks(repo, PURITY[1])

@@ -9,7 +9,7 @@ import pytest
 
 from grader import REPO_ROOT
 from support import PRISTINE
-from grader.manifest import ManifestError, exercise_for_check_file, load_manifest, suggest
+from grader.core.manifest import ManifestError, exercise_for_check_file, load_manifest, suggest
 from support import ALL_EXERCISES as EXERCISES, KINDS, VARIANTS
 
 EXERCISES_DIR = REPO_ROOT / "exercises"

@@ -38,7 +38,7 @@ SLIPS = [
      ["not a missing option", "side effect"], ["vmap_method='sequential'"]),
 ]
 
-# Raw JAX errors: the reason is the plain line grader.explain gives them.
+# Raw JAX errors: the reason is the plain line grader.runtime.explain gives them.
 RAW_ERRORS = [
     ("pytree-3:mutant_bare_children", "test_flattens_to_mean_and_log_std_and_back",
      ["flatten_with_keys returned bare children"], ["too many values to unpack"]),
@@ -86,7 +86,7 @@ def test_raw_jax_errors_come_with_their_lesson():
     import numpy as np
     from jax.sharding import NamedSharding, PartitionSpec as P
 
-    from grader.explain import explain
+    from grader.runtime.explain import explain
 
     class Pair:
         def __init__(self, a, b):

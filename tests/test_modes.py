@@ -1,7 +1,7 @@
 """A learner's run and the grader give every check the same verdict.
 
 The grader judges from the examiner, with the submission imported only in a
-sandboxed subject process (grader.remote); a learner's `pytest exercises/`
+sandboxed subject process (grader.engine.remote); a learner's `pytest exercises/`
 imports it into the check's own process, as before. The wall must change
 nothing a check decides: for the untouched stubs, the reference solutions,
 and every mimic and alternate in tests/variants (with the solution graded
@@ -30,13 +30,16 @@ def _same_place(nodeid: str) -> str:
     return nodeid.split("/", 1)[1]
 
 
-def _in_process(folder: Path, exercises: list, out: Path) -> dict[str, str]:
-    """Each check's outcome when pytest runs it in one process on `folder`."""
+def _in_process(folder: Path, exercises: list, out: Path, *flags: str) -> dict[str, str]:
+    """Each check's outcome when pytest runs it in one process on `folder` (`--examiner`: with the
+    exercise imported in a subject process, as the grader does)."""
     files = [f"exercises/{e.check_path}" for e in exercises]
     files += [f"exercises/{e.hidden_check_path}" for e in exercises if (REPO_ROOT / "exercises" / e.hidden_check_path).is_file()]
-    subprocess.run([sys.executable, "-m", "pytest", *files, "--target", str(folder), "--kata-results", str(out),
+    subprocess.run([sys.executable, "-m", "pytest", *files, *flags, "--target", str(folder), "--kata-results", str(out),
                     "-q", "-p", "no:randomly", "-o", "python_files=test_*.py hidden_test_*.py"],
                    cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
+    if not out.is_file():
+        return {}  # the process died before it wrote a result: every check reads "not run"
     return {_same_place(k): v[0] for k, v in json.loads(out.read_text()).items()}
 
 
@@ -69,15 +72,38 @@ def learner_runs(runs, tmp_path_factory):
     return lambda name: runs.futures[f"learner-{name}"].result()
 
 
-def _differences(learner: dict[str, str], graded_checks: list) -> list[str]:
+def _differences(learner: dict[str, str], graded_checks: list, item=None) -> list[str]:
     found = []
     for check in graded_checks:
         place = _same_place(check.nodeid)
         graded = "passed" if check.result.passed else "failed"
         mine = learner.get(place, "not run")
-        if mine != graded:
+        if mine != graded and not (_crashed(mine, check.result) and item is not None and _agree_again(item, place)):
             found.append(f"{place}: {mine} in one process, {graded} by the grader ({check.result.reason[:160]})")
     return found
+
+
+def _crashed(mine: str, graded) -> bool:
+    """A process died on one side (a segfault inside XLA: JAX's CPU host callbacks under shard_map
+    crash now and then in any process, so one crash says nothing about the wall)."""
+    return mine == "not run" or graded.code == "crash"
+
+
+def _agree_again(item, place: str, tries: int = 3) -> bool:
+    """Run the item's check file again on both sides (`--examiner` for the grader's); whether both
+    sides give the check the same verdict in any try."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="katas-modes-") as scratch:
+        folder = Path(scratch)
+        (folder / item.exercise.path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / item.exercise.path).write_bytes(item.source())
+        for attempt in range(tries):
+            verdicts = [_in_process(folder, [item.exercise], folder / f"{attempt}-{mode}.json", *flags).get(place)
+                        for mode, flags in (("learner", ()), ("examiner", ("--examiner",)))]
+            if verdicts[0] is not None and verdicts[0] == verdicts[1]:
+                return True
+    return False
 
 
 @pytest.mark.parametrize("target", ["solutions", "stubs"])
@@ -95,5 +121,5 @@ def test_mimics_alternates_and_repeats_agree(runs, learner_runs):
         for item in group:
             if _compared(item):
                 differences += [f"{getattr(item, 'label', item.exercise.id)}: {d}"
-                                for d in _differences(learner, runs.results(item))]
+                                for d in _differences(learner, runs.results(item), item)]
     assert not differences, "\n".join(differences)

@@ -22,10 +22,10 @@ import pytest
 
 from grader import REPO_ROOT
 from grader.cli import main
-from grader.diagrams import find_block
-from grader.manifest import load_manifest, select
-from grader.notebook import NOTEBOOK_DIR, CheckResult, check_cell, lesson_markdown, render, split_stub
-from grader.progress import Progress, fingerprint
+from grader.learner.diagrams import find_block
+from grader.core.manifest import load_manifest, select
+from grader.learner.notebook import NOTEBOOK_DIR, CheckResult, check_cell, lesson_markdown, render, split_stub
+from grader.core.progress import Progress, fingerprint
 from support import PRISTINE, PURITY
 
 KERNEL = "jax-katas-test"
@@ -105,7 +105,7 @@ def test_one_notebook_per_topic_in_manifest_order(tmp_path: Path, capsys) -> Non
         notebook = nbformat.read(out / f"{topic}.ipynb", as_version=4)
         nbformat.validate(notebook)
         setup = notebook.cells[1]
-        assert setup.cell_type == "code" and setup.source.rstrip().endswith("%load_ext grader.notebook")
+        assert setup.cell_type == "code" and setup.source.rstrip().endswith("%load_ext grader.learner.notebook")
         assert repr(str(REPO_ROOT)) in setup.source  # the checkout the notebook checks with
         entries = [e for e in exercises if e.path.startswith(f"{topic}/")]
         cells = code_cells(notebook)
@@ -170,7 +170,7 @@ def test_a_placement_failure_is_drawn_as_html_in_the_cell(repo: Path, monkeypatc
     from jax.sharding import NamedSharding, PartitionSpec as P
 
     from grader import checks
-    from grader.notebook import render_parts, show
+    from grader.learner.notebook import render_parts, show
 
     mesh = jax.make_mesh((jax.device_count(),), ("data",))
     x = jax.device_put(np.ones((16, 3), np.float32), NamedSharding(mesh, P()))

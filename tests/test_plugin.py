@@ -7,7 +7,9 @@ import pytest
 
 from grader import REPO_ROOT
 from grader.checks import KataFailure
-from grader.plugin import N_DEVICES, cache_dir, load_exercise, resolve_target
+from grader.core.files import resolve_target
+from grader.runtime.jaxsetup import N_DEVICES, cache_dir
+from grader.runtime.loading import load_exercise
 
 
 def test_jax_has_eight_virtual_cpu_devices():

@@ -13,9 +13,9 @@ import jsonschema
 import pytest
 
 from grader import REPO_ROOT, reports
-from grader.grading import Check, ExerciseGrade, Grade
-from grader.runner import CheckResult
-from grader.scan import Flag
+from grader.engine.grading import Check, ExerciseGrade, Grade
+from grader.engine.runner import CheckResult
+from grader.engine.scan import Flag
 from support import ALL_EXERCISES
 
 SCHEMAS = Path(__file__).parent / "schemas"

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import REPO_ROOT, sandbox
+from grader import REPO_ROOT
+from grader.engine import sandbox
 from support import PURITY
-from grader.grading import grade
-from grader.limits import Limits
+from grader.engine.grading import grade
+from grader.core.limits import Limits
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ROOMY = Limits(check_seconds=60, submission_seconds=900)  # a busy machine never fails an honest check
@@ -216,7 +217,7 @@ print("by key:", open(os.path.join(sealed, "jit_answer-0123abcd-cache")).read())
 def test_sealed_programs_open_by_key_but_cannot_be_listed(tmp_path):
     """The warm programs include every reference solution's: inside the sandbox a submission gets
     one only by its key (the hash of the program it is compiling), never by looking around."""
-    from grader.warm import seal, unseal
+    from grader.engine.warm import seal, unseal
 
     isolation = _namespaces()
     sealed = tmp_path / "warm" / "sealed"

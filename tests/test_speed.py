@@ -12,11 +12,12 @@ import functools
 import shutil
 from pathlib import Path
 
-from grader import REPO_ROOT, sandbox
-from grader.grading import grade, share_out
-from grader.limits import Limits
-from grader.manifest import load_manifest, select
-from grader.warm import SEALED_CACHE_ENV, collect, seal, unseal
+from grader import REPO_ROOT
+from grader.engine import sandbox
+from grader.engine.grading import grade, share_out
+from grader.core.limits import Limits
+from grader.core.manifest import load_manifest, select
+from grader.engine.warm import SEALED_CACHE_ENV, collect, seal, unseal
 from support import PRISTINE, VARIANTS
 
 SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")
@@ -79,7 +80,7 @@ class Hits(logging.Handler):
         hits.append(str(record.msg).startswith("Persistent compilation cache hit"))
 logger = logging.getLogger("jax._src.compiler")
 logger.addHandler(Hits()); logger.setLevel(logging.DEBUG)
-from grader.plugin import configure_jax
+from grader.plugin.state import configure_jax
 configure_jax()
 import jax, jax.numpy as jnp
 jax.jit(lambda x: jnp.sin(x) * 2)(jnp.arange(3.0)).block_until_ready()

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
-from grader.grading import grade
-from grader.limits import Limits
+from grader.engine.grading import grade
+from grader.core.limits import Limits
 from support import PRISTINE, PURITY
 
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
@@ -139,8 +139,8 @@ FAKE_SUBJECT = textwrap.dedent('''
 def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, code, words):
     import time
 
-    from grader.remote.examiner import Session, SubjectFailure
-    from grader.remote.launch import SubjectConfig
+    from grader.engine.remote.examiner import Session, SubjectFailure
+    from grader.engine.remote.launch import SubjectConfig
 
     script = tmp_path / "fake_subject.py"
     script.write_text(FAKE_SUBJECT)

@@ -7,7 +7,7 @@ import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
-from grader.explain import explain
+from grader.runtime.explain import explain
 
 TYPES_DOCS = f"{checks.DOCS}/notebooks/explicit-sharding.html"
 BATCH, K = 8, 3

@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from grader import checks
-from grader.explain import explain
+from grader.runtime.explain import explain
 
 CUSTOM_DOCS = f"{checks.DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html"
 # Values beyond the bound too: the forward pass must not clip them.

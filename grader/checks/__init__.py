@@ -41,7 +41,7 @@ from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog,
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
-                                   start_worker, within_seconds)
+                                   within_seconds)
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
@@ -71,5 +71,5 @@ __all__ = [
     "drawn_values", "fail", "host_reads", "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "predicted", "program_of", "read_setting", "run_in_processes",
     "same_collective", "same_dtype", "same_set", "same_type",
-    "sentence", "short", "start_worker", "swap_function", "traced_jaxpr", "within_seconds",
+    "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",
 ]

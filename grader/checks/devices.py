@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import hashlib
-import hmac
-import inspect
-import json
 import os
-import select
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import jax
 import numpy as np
 
 from grader.checks import site
-from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.core import DOCS, fail, sentence
 from grader.checks.layout import picture
+from grader.runtime.worker import ask_worker
 
 SHARDING_DOCS = f"{DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
 DONATION_DOCS = f"{DOCS}/faq.html#buffer-donation"
@@ -205,14 +197,13 @@ def _read_by_the_grader(frame: Any) -> bool:
     import jax
     import numpy
 
-    remote = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "remote")
     libraries = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (jax, numpy))
     for _ in range(16):
         if frame is None:
             return False
         filename = frame.f_code.co_filename
         if not filename.startswith(libraries) and not filename.startswith("<"):
-            return filename.startswith(remote)
+            return site.is_protocol(filename)
         frame = frame.f_back
     return False
 
@@ -277,120 +268,6 @@ def lowered_donations(fn: Callable, *args: Any, **kwargs: Any) -> list[int]:
 # --- the same check with another number of devices -----------------------------------------------
 
 
-class _Worker:
-    """A helper Python process with its own number of CPU devices, running checks on request."""
-
-    def __init__(self, n_devices: int) -> None:
-        from grader.checks import forkserver
-
-        self.n = n_devices
-        to_worker_read, self._to_worker = os.pipe()
-        self._from_worker, from_worker_write = os.pipe()
-        self._stderr, stderr_write = os.pipe()
-        env = {**os.environ, "JAX_PLATFORMS": "cpu"}
-        ends = (to_worker_read, from_worker_write, stderr_write)
-        self.process = forkserver.fork("worker", {"n_devices": n_devices, "env": env}, ends) or subprocess.Popen(
-            [sys.executable, "-I", "-B", "-m", "grader.checks.worker", str(n_devices),
-             str(to_worker_read), str(from_worker_write)],
-            pass_fds=(to_worker_read, from_worker_write), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=stderr_write, env=env)
-        for end in ends:
-            os.close(end)
-        self._buffer = b""
-        # The worker reads this key before it imports any learner code and signs every answer,
-        # so code under test that finds the reply pipe cannot forge a pass.
-        self._key = os.urandom(32)
-        os.write(self._to_worker, (json.dumps({"key": self._key.hex()}) + "\n").encode())
-
-    def ask(self, request: dict, seconds: float | None = None) -> dict:
-        """The worker's answer; {"kind": "late"} when it has none within `seconds` (it is then stopped)."""
-        os.write(self._to_worker, (json.dumps(request) + "\n").encode())
-        deadline = None if seconds is None else time.monotonic() + seconds
-        while b"\n" not in self._buffer:
-            ready, _, _ = select.select([self._from_worker], [], [], 1.0)
-            if not ready:
-                if self.process.poll() is not None:
-                    break
-                if deadline is not None and time.monotonic() > deadline:
-                    self.stop()  # stuck, perhaps in compiled code where nothing can interrupt it
-                    return {"kind": "late"}
-                continue
-            chunk = os.read(self._from_worker, 1 << 16)
-            if not chunk:
-                break
-            self._buffer += chunk
-        if b"\n" not in self._buffer:
-            self.process.wait()
-            stderr = self._read_stderr().decode(errors="replace").strip().splitlines()
-            return {"kind": "crash", "message": (stderr or ["no output"])[-1][:300],
-                    "code": self.process.returncode}
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        answer = json.loads(line)
-        mac = answer.pop("mac", "")
-        if not hmac.compare_digest(mac, sign(self._key, answer)):
-            return {"kind": "crash", "message": "a forged answer came back from the helper process"}
-        return answer
-
-    def _read_stderr(self) -> bytes:
-        chunks = []
-        while chunk := os.read(self._stderr, 1 << 16):
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        for fd in (self._to_worker, self._from_worker, self._stderr):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-_WORKERS: dict[int, _Worker] = {}
-_ANSWERS: dict[tuple, dict] = {}  # one run per (device count, check, exercise content)
-
-
-def start_worker(n_devices: int) -> None:
-    """Start the helper process for `n_devices` now, so it has imported JAX by the time it is needed."""
-    worker = _WORKERS.get(n_devices)
-    if worker is None or worker.process.poll() is not None:
-        _WORKERS[n_devices] = _Worker(n_devices)
-
-
-@atexit.register
-def stop_workers() -> None:
-    for worker in _WORKERS.values():
-        worker.stop()
-    _WORKERS.clear()
-
-
-def ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
-               seconds: float | None = None, **extra: Any) -> dict:
-    """The helper process's answer for check(exercise), remembered per exercise content.
-
-    `extra` goes with the request: under the grader, how the helper starts a
-    subject of its own with `n_devices` devices (`subject`, the exercise's
-    manifest `path`)."""
-    source = Path(exercise.module.__file__)
-    check_file = Path(inspect.getfile(check))
-    key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
-    if key not in _ANSWERS:
-        start_worker(n_devices)
-        worker = _WORKERS[n_devices]
-        try:
-            _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
-                                        "exercise": str(source), "label": exercise.label, **extra}, seconds)
-        except BaseException:
-            worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
-            _WORKERS.pop(n_devices, None)
-            raise
-        if _ANSWERS[key]["kind"] in ("crash", "late"):
-            _WORKERS.pop(n_devices).stop()
-    return _ANSWERS[key]
-
-
 def within_seconds(seconds: float, check: Callable[[Any], None], exercise: Any, *, what: str,
                    why: str) -> None:
     """Run `check(exercise)` in a helper process and fail if it has not finished within `seconds`.
@@ -451,41 +328,3 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
     lesson = ("The same check passes or fails on the device count alone: read the number of devices "
               "from jax.device_count() (or the mesh you are given) instead of writing 8.")
     fail(f"{where}: {message} {lesson}", "device-count")
-
-
-def sign(key: bytes, answer: dict) -> str:
-    return hmac.new(key, json.dumps(answer, sort_keys=True).encode(), hashlib.sha256).hexdigest()
-
-
-def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str,
-                  subject: dict | None = None, path: str = "") -> dict:
-    """Run one check function on a fresh import of the exercise (inside the helper process).
-
-    With `subject` (under the grader) the exercise is imported in a subject
-    process of this helper's own, never here."""
-    import importlib.util
-
-    from grader.explain import explain, headline
-    from grader.loading import load_exercise
-
-    try:
-        spec = importlib.util.spec_from_file_location(f"kata_devices_check_{abs(hash(check_file))}", check_file)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        if subject is not None:
-            # A late import: the grading engine sits above the checks library, and only a helper
-            # process serving the grader needs it.
-            from grader.remote.examiner import check_in_subject
-
-            return check_in_subject(subject, path, label, lambda exercise: getattr(module, function)(exercise))
-        getattr(module, function)(load_exercise(Path(exercise_file), label))
-    except KataFailure as failure:
-        return {"kind": "failure", "message": str(failure), "code": failure.code}
-    except NotImplementedError as error:
-        return {"kind": "todo", "message": str(error)}
-    except Exception as error:  # noqa: BLE001 - the learner's error is the answer
-        known = explain(error)
-        text = headline(error) + (f". {known.idea}" if known is not None and known.idea else "")
-        return {"kind": "failure", "message": f"{exercise_file.rsplit('/', 1)[-1]} raised {text}",
-                "code": known.code if known is not None else "error"}
-    return {"kind": "ok"}

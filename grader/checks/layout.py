@@ -6,7 +6,7 @@ expected and the layout the answer has. Each cell is one block of the array
 (rows by columns; a 1-D array is one column) and lists the devices holding it,
 so a block held by several devices (replicated along a mesh axis) shows them
 all. `Picture.text()` is what the terminal shows, under the failure's message;
-`Picture.html()` is what a notebook shows (grader.notebook).
+`Picture.html()` is what a notebook shows (grader.learner.notebook).
 
     expected: float32[8@data,3]     actual: float32[8,3]
          cols 0:3                        cols 0:3

@@ -150,7 +150,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
     import time
     from pathlib import Path
 
-    from grader.checks import forkserver
+    from grader.runtime import forkserver
 
     coordinator = f"127.0.0.1:{_free_port()}"
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
@@ -162,7 +162,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
             logs.append(log)
             args = [str(path), function, coordinator, str(n), str(i), str(per), str(folder / f"result-{i}.json"),
                     prelude]
-            forked = forkserver.fork("process", {"args": args, "log": str(folder / f"log-{i}.txt"), "env": env})
+            forked = forkserver.fork(run_process_main, [args], env=env, log=str(folder / f"log-{i}.txt"))
             children.append(forked or subprocess.Popen(
                 [sys.executable, "-c", _PROCESS_MAIN, *args],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,

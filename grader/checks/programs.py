@@ -43,7 +43,7 @@ def traced_jaxpr(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
         return jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError) as error:
-        from grader.explain import explain
+        from grader.runtime.explain import explain
 
         known = explain(error)
         fail(sentence(f"{what} cannot be traced with abstract inputs: {known.headline}.", known.idea,

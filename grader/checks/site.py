@@ -38,6 +38,18 @@ class Site(Protocol):
 
 
 _current: Site | None = None
+_protocol_folders: list[str] = []
+
+
+def add_protocol_folder(folder: str) -> None:
+    """Code under `folder` talks to the examiner (sends results back): what it reads of an array is
+    the grader's reading, not the exercise's. The subject adds its own folder when it starts."""
+    if folder not in _protocol_folders:
+        _protocol_folders.append(folder)
+
+
+def is_protocol(filename: str) -> bool:
+    return filename.startswith(tuple(_protocol_folders)) if _protocol_folders else False
 
 
 def current() -> Site | None:

@@ -1,0 +1,267 @@
+"""Grade one submission: isolate it, run the pristine checks, score from the manifest.
+
+Scoring is decided here, in the trusted parent. The maximum comes from the
+manifest; every check the pristine files define starts as failed and turns
+passed only on a signed result from the check process. An exercise earns its
+points when all its checks pass (a correct-but-recompiling answer is not
+correct), nothing otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import REPO_ROOT
+from grader.core.limits import Limits
+from grader.core.manifest import Exercise, load_manifest
+from grader.engine.remote.launch import SubjectConfig
+from grader.engine import sandbox
+from grader.engine.runner import CheckResult, RunResult, run_checks
+from grader.engine.sandbox import NAMESPACES, PROCESS, Isolation
+from grader.engine.scan import Flag, scan_files, scan_planted
+from grader.runtime.jaxsetup import N_DEVICES, SEALED_CACHE_ENV
+from grader.engine.workspace import Copied, Workspace, build_workspace, lay_out
+
+
+@dataclass
+class Check:
+    nodeid: str
+    hidden: bool
+    result: CheckResult
+
+    @property
+    def name(self) -> str:
+        return self.nodeid.rsplit("::", 1)[-1]
+
+
+@dataclass
+class ExerciseGrade:
+    exercise: Exercise
+    checks: list[Check]
+    score: int = 0
+    reason: str = ""
+    flags: list[Flag] = field(default_factory=list)
+    code: str = ""  # the kind of mistake behind `reason` (checks.FAILURE_CODES); "" when passed
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.score == self.exercise.points else "failed"
+
+
+@dataclass
+class Grade:
+    target: str
+    exercises: list[ExerciseGrade] = field(default_factory=list)
+    seconds: float = 0.0
+    forged_results: int = 0
+    planted: list[Flag] = field(default_factory=list)  # steering files the submission carries
+    error: str = ""  # the submission could not be graded at all
+    isolation: Isolation = Isolation(PROCESS)  # how the check processes were walled in
+    round_trips: int = 0  # requests from the examiner to the subject (grader.engine.remote), all parts
+
+    @property
+    def score(self) -> int:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> int:
+        return sum(e.exercise.points for e in self.exercises)
+
+    @property
+    def flags(self) -> list[Flag]:
+        return [flag for e in self.exercises for flag in e.flags] + self.planted
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.flags or self.forged_results)
+
+    def review_notes(self) -> list[str]:
+        notes = [flag.text() if flag.line else f"{flag.path}: {flag.reason}" for flag in self.flags]
+        if self.forged_results:
+            notes.append(f"{self.forged_results} forged result line(s) were written to the grader's channel")
+        return notes
+
+
+def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_ROOT,
+          only: tuple[Exercise, ...] | None = None, limits: Limits = Limits(),
+          shared_cache: Path | None = None, user: str | None = None,
+          isolation: Isolation | None = None, jobs: int = 1, warm_cache: Path | None = None,
+          extra_env: dict[str, str] | None = None) -> Grade:
+    """Grade the exercise files under `source` (a folder shaped like `exercises/`).
+
+    Args:
+      only: grade just these exercises (default: the whole manifest).
+      shared_cache: reuse this cache folder (XDG_CACHE_HOME-like: the compilation
+        cache is its jax-katas/xla) for trusted code such as the reference
+        solutions; submissions get a fresh one.
+      user: run the check processes as this unprivileged user.
+      isolation: how to wall the check processes in (default: the best this
+        machine gives, see grader.engine.sandbox).
+      jobs: check processes run at once, each with its own share of the
+        exercises (for one submission on an idle machine: the cores; a batch
+        runs one per submission and grades submissions side by side instead).
+      warm_cache: the warm programs (grader.engine.warm's folder): in the namespaces
+        sandbox its sealed programs sit read-only behind each fresh cache;
+        without it, each fresh cache starts as a copy of the eager ones.
+      extra_env: more environment for the check processes (trusted runs only).
+    """
+    start = time.monotonic()
+    exercises = tuple(only or load_manifest(repo / "exercises"))
+    isolation = isolation or sandbox.choose()
+    report = Grade(target=label or str(source), isolation=isolation)
+    groups = share_out(exercises, jobs)
+    with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
+        if user is not None:
+            os.chmod(scratch, 0o755)  # temporary folders start private to their owner
+        parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
+        copied = Copied()
+        for part in parts:
+            part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
+            copied.files += found.files
+            copied.refused.update(found.refused)
+        sealed = _sealed_programs(warm_cache, shared_cache, isolation, user)
+        for part in parts:
+            if warm_cache is not None and sealed is None:
+                _warm(part.workspace, shared_cache, warm_cache)
+            if user is not None:
+                _hand_over(part.workspace, user)
+        flags = {}
+        for part in parts:
+            flags.update(scan_files(part.workspace.submission, [f for f in copied.files
+                                                                 if any(e.path == f for e in part.exercises)]))
+        writable, readable, sealed_env = (), (), {}
+        if sealed is not None:
+            readable, sealed_env = (sealed,), {SEALED_CACHE_ENV: str(sealed)}
+        if shared_cache is not None:
+            shared = Path(shared_cache) / "jax-katas" / "xla"
+            shared.mkdir(parents=True, exist_ok=True)
+            writable = (shared,)
+        # The examiner runs no submission code: it may read every warm program, sealed or not.
+        examiner_sealed = {SEALED_CACHE_ENV: str(warm_cache / "sealed")} \
+            if warm_cache is not None and shared_cache is None and (warm_cache / "sealed").is_dir() else {}
+        for part in parts:
+            workspace = part.workspace
+            SubjectConfig(
+                submission=str(workspace.submission), devices=N_DEVICES, log=str(workspace.root / "subject.log"),
+                prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
+                                                              writable=workspace.subject_writable + writable)],
+                env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
+                cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes).save(workspace.subject_config)
+
+        def run(part: _Part) -> RunResult:
+            workspace = part.workspace
+            return run_checks(workspace, workspace.check_paths(part.exercises), limits,
+                              env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
+                              user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source))
+
+        if len(parts) == 1:
+            runs = [run(parts[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+                runs = list(pool.map(run, parts))
+    report.forged_results = sum(r.forged for r in runs)
+    report.round_trips = sum(r.round_trips for r in runs)
+    if source is not None and source.is_dir():
+        every = load_manifest(repo / "exercises")
+        report.planted = scan_planted(source, {e.check_path for e in every} | {e.hidden_check_path for e in every})
+    report.error = "; ".join(dict.fromkeys(r.error for r in runs if r.error)) if all(r.error for r in runs) else ""
+    run_of = {e.id: r for part, r in zip(parts, runs) for e in part.exercises}
+    for entry in exercises:
+        found = run_of[entry.id]
+        checks = [Check(c["nodeid"], c.get("hidden", False), result) for c, result in found.for_exercise(entry.id)]
+        report.exercises.append(_score(entry, checks, copied.refused.get(entry.path), found.error,
+                                       flags.get(entry.path, [])))
+    report.seconds = time.monotonic() - start
+    return report
+
+
+@dataclass
+class _Part:
+    """One check process's share of a submission, in a workspace of its own."""
+
+    root: Path
+    exercises: tuple[Exercise, ...]
+    workspace: Workspace | None = None
+
+
+def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise, ...]]:
+    """Split exercises into at most `jobs` groups of about equal cost, each in teaching order.
+
+    Each exercise's cost is the time its checks took on the reference
+    solutions, graded as a submission is (grader.engine.warm records it), else a
+    typical one; the costliest are placed first, each in the group with the
+    least so far.
+    """
+    from grader.engine.warm import expected_seconds
+
+    jobs = max(1, min(jobs, len(exercises)))
+    if jobs == 1:
+        return [exercises]
+    cost = expected_seconds()
+    loads = [0.0] * jobs
+    groups: list[list[Exercise]] = [[] for _ in range(jobs)]
+    for entry in sorted(exercises, key=lambda e: -cost.get(e.id, 0.25)):
+        lightest = loads.index(min(loads))
+        groups[lightest].append(entry)
+        loads[lightest] += cost.get(entry.id, 0.25)
+    return [tuple(sorted(group, key=lambda e: e.index)) for group in groups if group]
+
+
+def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,
+                     user: str | None) -> Path | None:
+    """The warm programs' sealed folder, where a submission may have it: only inside the namespaces
+    sandbox, whose read-only mount keeps it unlistable (see grader.engine.warm), and, for a sandbox user,
+    only where every folder above it lets anyone pass (the sandbox starts as that user)."""
+    if warm_cache is None or shared_cache is not None or isolation.mode != NAMESPACES:
+        return None
+    sealed = warm_cache / "sealed"
+    if not sealed.is_dir():
+        return None
+    if user is not None and not all(folder.stat().st_mode & 0o001 for folder in sealed.resolve().parents):
+        return None
+    return sealed
+
+
+def _warm(workspace: Workspace, shared_cache: Path | None, warm_cache: Path) -> None:
+    """Start the subject's fresh compilation cache with a copy of the eager programs."""
+    eager = warm_cache / "xla"
+    if shared_cache is not None or not eager.is_dir():
+        return  # a shared (trusted) cache is warm already
+    target = workspace.subject_root / "cache" / "jax-katas" / "xla"
+    shutil.copytree(eager, target, dirs_exist_ok=True)
+
+
+def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,
+           flags: list[Flag]) -> ExerciseGrade:
+    # What the subject's audit hook refused is for a person to look at, whatever the score.
+    flags = flags + [Flag(entry.path, 0, "", f"refused while graded: {text}")
+                     for text in dict.fromkeys(c.result.refused for c in checks if c.result.refused)]
+    if refused and refused != "is missing":
+        return ExerciseGrade(entry, checks, 0, f"{entry.path} {refused}: not graded", flags, "missing")
+    if not checks:
+        return ExerciseGrade(entry, checks, 0, run_error or "no checks ran for this exercise", flags, "not-run")
+    failed = [c for c in checks if not c.result.passed]
+    if failed:
+        first = failed[0]
+        where = "a hidden check" if first.hidden else first.name
+        return ExerciseGrade(entry, checks, 0, f"{where}: {first.result.reason}", flags,
+                             first.result.code or "error")
+    return ExerciseGrade(entry, checks, entry.points, "", flags)
+
+
+def _hand_over(workspace: Workspace, user: str) -> None:
+    """Let the sandbox user read the workspace and write only its home, tmp and cache."""
+    import pwd
+
+    record = pwd.getpwnam(user)
+    os.chmod(workspace.root, 0o755)
+    os.chmod(workspace.subject_root, 0o755)
+    for folder in workspace.writable + workspace.subject_writable:
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, record.pw_uid, record.pw_gid)

@@ -1,0 +1,143 @@
+"""The subject process as the examiner holds it: started, greeted, stopped; its failures."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import threading
+
+from grader.checks.core import KataFailure
+from grader.engine.remote.codec import WireError
+from grader.engine.remote.launch import SubjectConfig
+from grader.engine.remote.protocol import FrameReader, SubjectGone, TooSlow, write_frame
+
+
+SUBJECT_START_SECONDS = 120  # JAX's import and start-up, on a busy machine
+DEBUG_ENV = "KATAS_DEBUG_SUBJECT"  # set: say on stderr when a request to the subject fails
+
+
+class SubjectFailure(KataFailure):
+    """The subject died, hung, refused something or answered nonsense; `code` says which
+    (timeout, crash, memory-limit, refused)."""
+
+    def __init__(self, message: str, code: str, refused: str = "") -> None:
+        super().__init__(message, code)
+        self.refused = refused
+
+
+class Subject:
+    """One subject process and its pipes."""
+
+    def __init__(self, config: SubjectConfig) -> None:
+        self.config = config
+        to_read, self._to = os.pipe()
+        self._from, from_write = os.pipe()
+        self._audit, audit_write = os.pipe()
+        fds = (to_read, from_write, audit_write)
+        self._log = open(config.log, "ab+") if config.log else None  # noqa: SIM115 - kept for the process' life
+        command = [*config.prefix, sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject",
+                   "--devices", str(config.devices), "--submission", config.submission,
+                   "--fds", ",".join(str(fd) for fd in fds)]
+        try:
+            self.process = subprocess.Popen(
+                command, pass_fds=fds, stdin=subprocess.DEVNULL, stdout=self._log or subprocess.DEVNULL,
+                stderr=subprocess.STDOUT if self._log else subprocess.DEVNULL, env=config.env, cwd=config.cwd,
+                start_new_session=True)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        self.reader = FrameReader(self._from)
+        self.lock = threading.RLock()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def exchange(self, data: bytes, deadline: float | None) -> bytes:
+        with self.lock:
+            try:
+                write_frame(self._to, data)
+                return self.reader.read(deadline)
+            except (BrokenPipeError, SubjectGone):
+                raise self._gone() from None
+            except TooSlow:
+                self.stop()
+                raise SubjectFailure("timed out (stuck; the subject process was killed)", "timeout") from None
+            except WireError as error:
+                self.stop()
+                raise SubjectFailure(f"the submission's process sent an unreadable answer ({error})",
+                                     "crash") from None
+
+    def _gone(self) -> SubjectFailure:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            code = self.process.returncode
+        refused = self.refusal()
+        if refused:
+            return SubjectFailure(f"did something an exercise never needs, refused by the grader: {refused}",
+                                  "refused", refused)
+        tail = self.log_tail()
+        if any(sign in tail for sign in ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of memory",
+                                        "MemoryError", "Cannot allocate memory")):
+            limit = f"{self.config.memory_bytes // (1024 * 1024)} MiB of memory" if self.config.memory_bytes \
+                else "the memory it is allowed"
+            return SubjectFailure(f"used more than {limit}, the limit per check process", "memory-limit")
+        if code is not None and code < 0:
+            import signal
+
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return SubjectFailure(f"crashed the submission's process ({name})", "crash")
+        return SubjectFailure(f"ended the submission's process early (exit code {code})", "crash")
+
+    def refusal(self) -> str:
+        """What the audit hook refused, if it did (the subject then ended itself)."""
+        import select
+
+        chunks = []
+        while select.select([self._audit], [], [], 0)[0]:
+            chunk = os.read(self._audit, 4096)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        text = b"".join(chunks).decode(errors="replace").strip()
+        return text.splitlines()[0] if text else ""
+
+    def log_tail(self) -> str:
+        if self._log is None:
+            return ""
+        self._log.flush()
+        self._log.seek(0, os.SEEK_END)
+        size = self._log.tell()
+        self._log.seek(max(0, size - 4000))
+        return self._log.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+            self.process.wait()
+        for fd in (self._to, self._from, self._audit):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+def forbid_inspection() -> None:
+    """Linux: no other process of this user may read this one's memory or open its descriptors
+    (/proc/PID/mem, /proc/PID/fd): a subject without the sandbox runs as the same user."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_dumpable = 4
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, 0)

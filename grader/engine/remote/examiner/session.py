@@ -1,0 +1,188 @@
+"""The session: one subject at a time, and what the current check holds of it."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+import jax
+
+from grader.engine.remote import codec
+from grader.engine.remote.codec import Decoder, Encoder, WireError
+from grader.engine.remote.examiner.incoming import Incoming, _update_in_place
+from grader.engine.remote.examiner.outgoing import _EMPTY, Outgoing, _cell_value, _memo_objects, _signature
+from grader.engine.remote.examiner.process import DEBUG_ENV, SUBJECT_START_SECONDS, Subject, SubjectFailure
+from grader.engine.remote.examiner.proxies import RemoteObject
+from grader.engine.remote.launch import SubjectConfig
+from grader.engine.remote.protocol import SETTINGS
+
+
+# --- the session: one subject, the proxies of the current check -------------------------------------
+
+
+class Session(Outgoing, Incoming):
+    """The examiner's connection to one subject, restarted when it dies."""
+
+    def __init__(self, config: SubjectConfig) -> None:
+        self.config = config
+        self.subject: Subject | None = None
+        self.greeted = False
+        self.proxies: dict[int, RemoteObject] = {}
+        self.shipped: dict[Any, Any] = {}  # our id -> the object shipped (kept alive while the check runs)
+        self.array_handles: dict[int, tuple] = {}  # id(array) -> (weak reference, hid, generation)
+        self.node_types: dict[int, type] = {}
+        self.generation = 0  # a new check, or a new subject: earlier handles mean nothing
+        self.cells: dict[int, list] = {}  # id(cell) -> [the cell of a shipped closure, what it held when sent]
+        self.last_settings: dict[str, tuple] = {}  # the check's JAX settings as last sent
+        self.deadline: float | None = None
+        self.round_trips = 0
+        self.refused: list[str] = []  # refusals seen, for the review flag
+
+    # --- the process ---------------------------------------------------------------------------------
+
+    def launch(self) -> None:
+        """Start a subject now, without waiting for it: it imports JAX while the examiner gets ready."""
+        if self.subject is None or not self.subject.alive():
+            if self.subject is not None:
+                self.subject.stop()
+            self.subject = Subject(self.config)
+            self.greeted = False
+            self.generation += 1
+            self.proxies.clear()
+
+    def start(self) -> None:
+        if self.subject is not None and self.subject.alive() and self.greeted:
+            return
+        self.launch()
+        self.greeted = True
+        hello = self._send({"op": "hello", "version": codec.VERSION}, time.monotonic() + SUBJECT_START_SECONDS)
+        if hello.get("version") != codec.VERSION:
+            raise SubjectFailure("the submission's process speaks another protocol version", "crash")
+
+    def stop(self) -> None:
+        if self.subject is not None:
+            self.subject.stop()
+            self.subject = None
+            self.greeted = False
+
+    def end_check(self) -> None:
+        """Forget everything of the check that ended (the subject forgets its side at the next `load`)."""
+        self.proxies.clear()
+        self.shipped.clear()
+        self.cells.clear()
+        self.generation += 1
+
+    # --- requests ---------------------------------------------------------------------------------------
+
+    def request(self, op: str, **fields: Any) -> Any:
+        self.start()
+        return self._send({"op": op, **fields}, self.deadline)
+
+    def _send(self, body: dict, deadline: float | None) -> Any:
+        changed = self._changed_cells()
+        if changed:
+            body["cells"] = changed
+        encoder = Encoder(self._refer, self._ship_fallback)
+        data = encoder.dumps(body)
+        memo = {index: obj for obj, index in ((o, i) for o, i in _memo_objects(encoder))}
+        try:
+            answer = self.subject.exchange(data, deadline)
+        except SubjectFailure as failure:
+            if failure.refused:
+                self.refused.append(failure.refused)
+            if os.environ.get(DEBUG_ENV):
+                print(f"[katas] {body.get('op')} failed: {failure}", file=sys.stderr)
+            self.stop()
+            raise
+        except BaseException:
+            self.stop()  # interrupted mid-request (the check's time ran out): the subject may be stuck
+            raise
+        self.round_trips += 1
+        try:
+            reply = Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
+        except WireError as error:
+            if os.environ.get(DEBUG_ENV):
+                print(f"[katas] {body.get('op')} answer unreadable: {error}", file=sys.stderr)
+            self.stop()
+            raise SubjectFailure(f"the submission's process sent an unreadable answer ({error})", "crash") from None
+        if not isinstance(reply, dict) or "ok" not in reply:
+            self.stop()
+            raise SubjectFailure("the submission's process sent an answer of the wrong shape", "crash")
+        self._apply_effects(reply.get("effects") or {}, memo)
+        if not reply["ok"]:
+            error = reply.get("error")
+            raise error if isinstance(error, BaseException) else SubjectFailure("an error without a cause", "crash")
+        return reply.get("value")
+
+    def _apply_effects(self, effects: dict, memo: dict[int, Any]) -> None:
+        if effects.get("out"):
+            sys.stdout.write(str(effects["out"]))
+        if effects.get("err"):
+            sys.stderr.write(str(effects["err"]))
+        for category, message in effects.get("warnings", []):
+            import warnings
+
+            warnings.warn(str(message), category if isinstance(category, type) and issubclass(category, Warning)
+                          else UserWarning, stacklevel=3)
+        if effects.get("compiles"):
+            from grader.checks import compiles
+
+            compiles.note_compiles([(str(name), bool(eager), _signature(sig)) for name, eager, sig in effects["compiles"]])
+        for index in effects.get("deleted", []):
+            obj = memo.get(int(index))
+            if isinstance(obj, jax.Array) and not obj.is_deleted():
+                obj.delete()
+        for hid in effects.get("deleted_handles", []):
+            for array in self.arrays_of(int(hid)):
+                if not array.is_deleted():
+                    array.delete()
+        for index, hid in (effects.get("handles") or {}).items():
+            obj = memo.get(int(index))
+            if isinstance(obj, jax.Array):
+                self.remember_array(obj, int(hid))
+        for examiner_id, state in (effects.get("mirror") or {}).items():
+            _update_in_place(self.shipped.get(int(examiner_id)), state)
+        for cell_id, value in (effects.get("cells") or {}).items():
+            entry = self.cells.get(int(cell_id))
+            if entry is not None:
+                entry[0].cell_contents = value
+                entry[1] = value
+
+    def _changed_cells(self) -> dict[int, Any]:
+        """Closure variables of shipped functions that changed here since they were last sent (a
+        variable bound after the function was shipped, such as `original` in `with swap_function(...)
+        as original`)."""
+        changed = {}
+        for cell_id, entry in self.cells.items():
+            now = _cell_value(entry[0])
+            if now is not entry[1]:
+                entry[1] = now
+                if now is not _EMPTY:
+                    changed[cell_id] = now
+        return changed
+
+    # --- the settings a call runs under -----------------------------------------------------------------
+
+    def context(self, *, full: bool = False) -> dict[str, Any]:
+        """The JAX settings the check changed since the last request (all of them with `full`), and
+        its mesh. As in one process, a setting the answer changed stays changed until the check
+        changes it: only the check's own changes travel."""
+        from jax._src import config as jax_config
+        from jax._src import mesh as mesh_lib
+
+        settings = {}
+        for name in SETTINGS:
+            state = jax_config.config_states.get(name)
+            if state is None:
+                continue
+            now = (state.get_global(), state.get_local())
+            last = self.last_settings.get(name, (_EMPTY, _EMPTY))
+            changed = {part: value for part, value, before in zip(("global", "local"), now, last)
+                       if full or value is not before and value != before}
+            if changed:
+                settings[name] = changed
+            self.last_settings[name] = now
+        mesh = mesh_lib.get_concrete_mesh()
+        return {"settings": settings, "mesh": None if mesh is None or mesh.empty else mesh}

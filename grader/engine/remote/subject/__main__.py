@@ -1,0 +1,90 @@
+"""`python -I -B -m grader.engine.remote.subject --devices N --submission DIR --fds IN,OUT,AUDIT`:
+start JAX, import what the requests need, install the audit hook and serve."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from grader.engine.remote.subject.server import Server
+from grader.engine.remote.subject.standins import _PRIVATE_MODULES
+
+
+def _listen_to_compiles(server: Server) -> None:
+    """Note every XLA compile in the request it happens in: name, eager or not, input types."""
+    import logging
+
+    import jax
+    from grader.checks import compiles
+
+    logger = logging.getLogger(compiles._LOWERING_LOGGER)
+    spy = compiles._LoweringSpy(quiet_below=logger.getEffectiveLevel())
+    logger.addFilter(spy)
+    logger.setLevel(logging.DEBUG)
+
+    def listener(event: str, duration: float, **kwargs: Any) -> None:
+        if event != compiles.COMPILE_EVENT:
+            return
+        signature, spy.latest = spy.latest, None
+        eager = compiles._is_eager(sys._getframe(1))
+        server.compiles.append([str(kwargs.get("fun_name", "")), eager,
+                                None if signature is None else [[list(s), d] for s, d in signature]])
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+
+
+def _prepare() -> None:
+    """Import now what a request may need later: after the audit hook, the grader is not importable."""
+    import grader.checks  # noqa: F401
+    import grader.checks.processes  # noqa: F401
+    import grader.runtime.explain  # noqa: F401
+    import grader.runtime.loading  # noqa: F401
+    from grader.checks import compiles
+
+    for name, module in list(sys.modules.items()):
+        if name == "grader" or name.startswith("grader."):
+            _PRIVATE_MODULES[name] = module
+    del compiles
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m grader.engine.remote.subject")
+    parser.add_argument("--devices", type=int, default=8)
+    parser.add_argument("--submission", required=True)
+    parser.add_argument("--fds", required=True, help="requests,replies,audit")
+    args = parser.parse_args(argv)
+    requests, replies, audit_fd = (int(x) for x in args.fds.split(","))
+    from grader.core.limits import die_with_parent
+
+    die_with_parent()
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import jax  # noqa: F401 - imported, not started: the multi-process checks' fork server copies this process
+
+    from grader.checks import site
+    from grader.runtime import forkserver
+    from grader.runtime.jaxsetup import configure_jax
+
+    site.add_protocol_folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the wall: codec and server
+    forkserver.start()
+    configure_jax(args.devices)
+    from grader.engine.warm import maybe_record_compiles
+
+    maybe_record_compiles()  # only in `grader warm`'s trusted run
+    server = Server(Path(args.submission), args.devices, requests, replies)
+    from grader.engine.remote import audit
+
+    _listen_to_compiles(server)
+    _prepare()
+    server.tripwires = audit.Tripwires.of_grader_and_jax()
+    audit.install(audit_fd, protected=(requests, replies, audit_fd))
+    server.serve()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)  # no teardown of JAX: the examiner is not waiting for it
+
+
+if __name__ == "__main__":
+    main()

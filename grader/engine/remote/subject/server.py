@@ -1,0 +1,221 @@
+"""The subject's server: handles, serving one request at a time, and what each request changed."""
+
+from __future__ import annotations
+
+import itertools
+import contextlib
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from grader.engine.remote.codec import WireError
+from grader.engine.remote.protocol import FrameReader, SubjectGone, write_frame
+from grader.engine.remote.protocol import SETTINGS
+from grader.engine.remote.subject.requests import Requests
+from grader.engine.remote.subject.standins import _EMPTY, _Capture, _cell_value, _contents, _mirrorable, _same_signature, _signature
+from grader.engine.remote.subject.translation import Translation
+
+
+class Placeholder:
+    """Where an examiner's tracer sits in a traced call's arguments, until the trace supplies it."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+class Server(Translation, Requests):
+    def __init__(self, submission: Path, n_devices: int, requests: int, replies: int) -> None:
+        self.submission = submission.resolve()
+        self.n_devices = n_devices
+        self.reader = FrameReader(requests)
+        self.replies = replies
+        self.objects: dict[int, Any] = {}  # handle -> object
+        self._handles = itertools.count(1)
+        self.handle_of: dict[int, int] = {}  # id(object) -> handle
+        self.shipped: dict[int, Any] = {}  # the examiner's id for a shipped thing -> its copy here
+        self.shipped_ids: dict[int, int] = {}  # id(copy) -> the examiner's id
+        self.swaps: dict[int, Any] = {}
+        self.cells: dict[int, Any] = {}  # the examiner's id for a shipped closure's cell -> the cell here
+        self.cell_seen: dict[int, Any] = {}  # what each cell held when last in step with the examiner
+        self.check_node_types: dict[int, type] = {}
+        self.module: types.ModuleType | None = None
+        self.tripwires: Any = None  # set once everything the subject needs is imported
+        self.module_path: Path | None = None
+        self.request_memo: dict[int, Any] = {}  # this request's arrays sent by value, by the examiner's index
+        self.request_ids: dict[int, int] = {}  # id(array) -> its index in request_memo
+        self.request_handles: set[int] = set()  # the handles this request named
+        self.signatures: dict[int, tuple] = {}  # the examiner's id of a mirrored object -> its last state
+        self.effects: dict[str, Any] = {}
+        self.compiles: list[list] = []
+        self._capture: _Capture | None = None
+
+    # --- handles -------------------------------------------------------------------------------
+
+    def handle(self, obj: Any) -> int:
+        found = self.handle_of.get(id(obj))
+        if found is not None and self.objects.get(found) is obj:
+            return found
+        hid = next(self._handles)  # never reused: a handle of an earlier check names nothing
+        self.objects[hid] = obj
+        self.handle_of[id(obj)] = hid
+        return hid
+
+    def reset(self) -> None:
+        for token in list(self.swaps):
+            self._unswap(token)
+        self.objects.clear()
+        self.handle_of.clear()
+        self.shipped.clear()
+        self.shipped_ids.clear()
+        self.cells.clear()
+        self.cell_seen.clear()
+        if self.module is not None:
+            sys.modules.pop(self.module.__name__, None)
+        self.module = None
+
+    # --- serving -------------------------------------------------------------------------------
+
+    def serve(self) -> None:
+        while True:
+            try:
+                data = self.reader.read()
+            except SubjectGone:
+                return
+            reply = self.answer(data)
+            write_frame(self.replies, reply)
+
+    def answer(self, data: bytes) -> bytes:
+        self.effects = {"out": "", "err": "", "compiles": [], "deleted": [], "handles": {}}
+        self.compiles = self.effects["compiles"]
+        try:
+            request = self.decode(data)
+            for cell_id, value in (request.get("cells") or {}).items():
+                if int(cell_id) in self.cells:
+                    self.cells[int(cell_id)].cell_contents = value
+                    self.cell_seen[int(cell_id)] = value
+            op = request["op"]
+            method = getattr(self, f"op_{op}", None)
+            if method is None:
+                raise WireError(f"unknown request {op!r}")
+            with self._captured():
+                value = method(request)
+            self._check_tripwires()
+            return self._reply({"ok": True, "value": value})
+        except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
+            if isinstance(error, (KeyboardInterrupt, SystemExit)) and not isinstance(error, SystemExit):
+                raise
+            self._check_tripwires()
+            return self._reply({"ok": False, "error": error})
+        finally:
+            self.request_memo, self.request_ids = {}, {}
+            self.request_handles = set()
+
+    def _check_tripwires(self) -> None:
+        """End the subject, reported, if the request changed what no exercise changes (see audit.Tripwires)."""
+        from grader.engine.remote import audit
+
+        changed = self.tripwires.changed() if self.tripwires is not None else ""
+        if changed:
+            audit.refuse_now(f"{changed}, which an exercise never needs")
+
+    def _reply(self, body: dict) -> bytes:
+        for cell_id, cell in self.cells.items():  # closure variables the call rebound (nonlocal)
+            now = _cell_value(cell)
+            if now is not self.cell_seen.get(cell_id, _EMPTY) and now is not _EMPTY:
+                self.effects.setdefault("cells", {})[cell_id] = now
+                self.cell_seen[cell_id] = now
+        self._note_arrays()
+        self._note_mirrored()
+        body["effects"] = self.effects
+        try:
+            return self.encoder().dumps(body)
+        except WireError as error:
+            failure = WireError(f"the result could not be sent back: {error}")
+            return self.encoder().dumps({"ok": False, "error": failure, "effects": self.effects})
+
+    @contextlib.contextmanager
+    def _captured(self):
+        import warnings
+
+        capture = _Capture()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = capture.out, capture.err
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                yield
+        finally:
+            sys.stdout, sys.stderr = saved
+            self.effects["out"] = capture.out.getvalue()[-200000:]
+            self.effects["err"] = capture.err.getvalue()[-200000:]
+            self.effects["warnings"] = [[w.category, str(w.message)[:2000]] for w in caught[:20]]
+
+    # --- what a request changed ------------------------------------------------------------------
+
+    def _note_arrays(self) -> None:
+        """Inputs the call deleted (donated), sent by value or by handle, and the handle each input
+        sent by value now has."""
+        import jax
+
+        for index, obj in self.request_memo.items():
+            if obj.is_deleted():
+                self.effects["deleted"].append(index)
+            else:
+                self.effects["handles"][index] = self.handle(obj)
+        for hid in self.request_handles:
+            obj = self.objects.get(hid)
+            if isinstance(obj, jax.Array) and obj.is_deleted():
+                self.effects.setdefault("deleted_handles", []).append(hid)
+
+    def _note_mirrored(self) -> None:
+        """The examiner's containers and shipped objects that changed here: sent back whole."""
+        for examiner_id, obj in self.shipped.items():
+            if isinstance(obj, (types.FunctionType, type)) or not _mirrorable(obj):
+                continue
+            now = _signature(obj)
+            if not _same_signature(now, self.signatures.get(examiner_id)):
+                self.effects.setdefault("mirror", {})[examiner_id] = _contents(obj)
+                self.signatures[examiner_id] = now
+
+    # --- the examiner's settings and mesh around a request --------------------------------------------
+
+    @contextlib.contextmanager
+    def _settings(self, values: dict | None):
+        import jax
+        from jax._src import config as jax_config
+
+        for name, parts in (values or {}).items():
+            state = jax_config.config_states.get(name)
+            if name not in SETTINGS or state is None or not isinstance(parts, dict):
+                continue
+            if "global" in parts and state.get_global() != parts["global"]:
+                jax.config.update(name, parts["global"])
+            if "local" in parts:
+                state.set_local(parts["local"])
+                hook = getattr(state, "_update_thread_local_hook", None)
+                if hook is not None:
+                    hook(None if parts["local"] is jax_config.config_ext.unset else parts["local"])
+        yield
+
+    @contextlib.contextmanager
+    def _mesh(self, mesh: Any):
+        import jax
+
+        if mesh is None:
+            yield
+            return
+        with jax.set_mesh(mesh):
+            yield
+
+    @contextlib.contextmanager
+    def _abstract_mesh(self, mesh: Any):
+        from jax._src import mesh as mesh_lib
+
+        if mesh is None:
+            yield
+            return
+        with mesh_lib.use_abstract_mesh(mesh):
+            yield
