@@ -15,7 +15,7 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
   `assert_reuses_program` (repeated calls compile nothing), `max_traces` (chex's trace counter on a
   function handed to the answer)
-- programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
+- programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
@@ -44,12 +44,13 @@ from grader.checks.devices import (assert_donated, assert_on_devices, assert_rep
                                    within_seconds)
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
-from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
-                                    StoredValue, assert_loop_stops_on_data, assert_loops_rolled,
-                                    assert_no_callbacks, assert_no_stacked_copies, assert_not_unrolled,
-                                    assert_not_unrolled_over_batch, assert_not_uses, assert_receives_at_most,
-                                    assert_runs_on_devices, assert_uses, compiled_program, jaxpr_primitives,
-                                    jaxpr_size, per_device_shape, program_of, traced_jaxpr)
+from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,
+                                    compiled_program, per_device_shape)
+from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled, assert_no_stacked_copies,
+                                 assert_not_unrolled, assert_not_unrolled_over_batch)
+from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_no_callbacks,
+                                    assert_not_uses, assert_uses, jaxpr_primitives, jaxpr_size, program_of,
+                                    traced_jaxpr)
 from grader.checks.predictions import (assert_predicted, predicted, same_collective, same_dtype, same_set,
                                        same_type)
 from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,

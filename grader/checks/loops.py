@@ -1,0 +1,179 @@
+"""Loops in a program: rolled, stopping on data, not unrolled over a batch; shared inputs not tiled
+per example."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.extend
+import numpy as np
+
+from grader.checks.core import DOCS, fail, sentence
+from grader.checks.programs import Program, jaxpr_size, program_of
+
+
+# --- shared inputs stay shared -------------------------------------------------------------------
+
+
+def _input_sources(jaxpr: Any, sources_in: list[frozenset[int]], found: list[tuple[Any, frozenset[int]]]) \
+        -> list[frozenset[int]]:
+    """Which program inputs each output of `jaxpr` is computed from, given the inputs of its own inputs;
+    every equation result is added to `found` with its sources (call-like bodies seen through)."""
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    sources = {id(v): s for v, s in zip(jaxpr.invars, sources_in)}
+
+    def of(var: Any) -> frozenset[int]:
+        return frozenset() if isinstance(var, jax.extend.core.Literal) else sources.get(id(var), frozenset())
+
+    for eqn in jaxpr.eqns:
+        ins = [of(v) for v in eqn.invars]
+        subs = list(jax.extend.core.jaxprs_in_params(eqn.params))
+        body = getattr(subs[0], "jaxpr", subs[0]) if len(subs) == 1 else None
+        if body is not None and len(body.invars) == len(ins) and len(body.outvars) == len(eqn.outvars) \
+                and eqn.primitive.name not in ("scan", "while", "cond"):
+            outs = _input_sources(body, ins, found)
+        else:
+            every = frozenset().union(*ins)
+            outs = [every] * len(eqn.outvars)
+        for var, source in zip(eqn.outvars, outs):
+            sources[id(var)] = source
+            found.append((var, source))
+    return [of(v) for v in jaxpr.outvars]
+
+
+def assert_no_stacked_copies(fn: Callable, *args: Any, shared: dict[str, str], copies: int, what: str,
+                             hint: str = "", **kwargs: Any) -> Program:
+    """No input that every example (member, device) shares is copied once per example in the program:
+    an array computed from that input alone, `copies` times its size or more (a tile, a broadcast to
+    the batch), is a stack of copies the mapped function should never need.
+
+    vmap's in_axes=None hands the one value to every example; tiling it to the batch and mapping it
+    gives the same numbers while building (and reading) a copy per example.
+
+    Args:
+      shared: the shared inputs, by their path in `args` as `jax.tree_util.keystr` writes it
+        ("[0]['b']" for args[0]["b"], "[1]" for args[1]) -> how the message names them.
+      copies: the number of examples.
+    Scalars are not judged: jnp broadcasts a scalar operand to the other's shape in any program.
+    Returns:
+      The program, for further questions.
+    """
+    __tracebackhide__ = True
+    program = program_of(fn, *args, what=what, **kwargs)
+    leaves = jax.tree_util.tree_flatten_with_path(args)[0]
+    names = {i: shared[jax.tree_util.keystr(path)] for i, (path, _) in enumerate(leaves)
+             if jax.tree_util.keystr(path) in shared}
+    sizes = {i: math.prod(np.shape(leaf)) for i, (_, leaf) in enumerate(leaves)}
+    jaxpr = getattr(program.jaxpr, "jaxpr", program.jaxpr)
+    found: list[tuple[Any, frozenset[int]]] = []
+    _input_sources(jaxpr, [frozenset({i}) for i in range(len(jaxpr.invars))], found)
+    for var, source in found:
+        if len(source) != 1 or next(iter(source)) not in names:
+            continue
+        (index,) = source
+        size = math.prod(getattr(var.aval, "shape", ()))
+        if sizes[index] > 1 and size >= copies * sizes[index]:  # a scalar is broadcast by every jnp op
+            fail(sentence(f"{what} builds {var.aval.str_short()} from {names[index]} alone: {copies} copies "
+                          f"of a value every example shares, made before the mapped work. Mapping a "
+                          f"stack of copies gives the same numbers as mapping nothing, at the cost of the "
+                          f"copies: in_axes=None hands the one value to every example as it is.", hint,
+                          f"See {DOCS}/automatic-vectorization.html"), "wrong-tool")
+    return program
+
+
+# --- loops ------------------------------------------------------------------------------------
+
+
+def assert_not_unrolled(sizes: dict[int, int], *, what: str, hint: str = "") -> None:
+    """The jaxpr has the same size whatever the trip count.
+
+    Args:
+      sizes: trip count -> jaxpr size, e.g. {10: 12, 1000: 12}.
+    """
+    __tracebackhide__ = True
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"{n} steps -> {s} equations" for n, s in sorted(sizes.items()))
+        fail(sentence(f"{what}: the traced program grows with the number of steps ({listed}). A Python "
+                      f"loop over traced values is unrolled into the jaxpr, one copy of the body per step.",
+                      hint, f"See {DOCS}/control-flow.html"), "unrolled")
+
+
+def assert_loops_rolled(program: Program, *, what: str, max_unroll: int = 1, hint: str = "") -> None:
+    """Every scan/fori_loop in the program runs its body as a loop, not `unroll=`-copied.
+
+    Counting equations does not see `unroll=`: a scan unrolled 1000 times has a
+    one-equation jaxpr but a program with 1000 copies of its body.
+    """
+    __tracebackhide__ = True
+    for eqn in program.loops():
+        unroll = eqn.params.get("unroll", 1)
+        factor = eqn.params.get("length", 1) if unroll is True else int(unroll)
+        if factor > max_unroll:
+            fail(sentence(f"{what}: a {eqn.primitive.name} in the program is unrolled {factor} times "
+                          f"(unroll={unroll!r}), so the compiled program holds {factor} copies of the "
+                          f"loop body. A rolled loop keeps one copy whatever the trip count.",
+                          hint, f"See {DOCS}/control-flow.html"), "unrolled")
+
+
+def _counted_only(eqn: Any) -> bool:
+    """Whether a while loop's condition reads only counters (a carry the body steps by a constant)
+    and values the body passes through unchanged: a fixed number of trips, decided before it starts."""
+    cond, body = eqn.params["cond_jaxpr"].jaxpr, eqn.params["body_jaxpr"].jaxpr
+    cond_n, body_n = eqn.params["cond_nconsts"], eqn.params["body_nconsts"]
+    producers = {id(out): e for e in cond.eqns for out in e.outvars}
+    read: set[int] = set()
+    pending = list(cond.outvars)
+    while pending:
+        var = pending.pop()
+        if id(var) in producers:
+            pending += [v for v in producers[id(var)].invars if not isinstance(v, jax.extend.core.Literal)]
+        else:
+            read.add(id(var))
+    carried = [i for i, v in enumerate(cond.invars[cond_n:]) if id(v) in read]
+    body_producers = {id(out): e for e in body.eqns for out in e.outvars}
+    for i in carried:
+        before, after = body.invars[body_n + i], body.outvars[i]
+        if after is before:
+            continue  # passed through: a bound fixed before the loop started
+        step = body_producers.get(id(after))
+        if step is not None and step.primitive.name in ("add", "sub") and before in step.invars and all(
+                v is before or isinstance(v, jax.extend.core.Literal) or v in body.invars[:body_n]
+                for v in step.invars):
+            continue  # a counter: before plus a constant
+        return False
+    return True
+
+
+def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") -> None:
+    """Some while loop in the program decides when to stop from the values it computes, not only
+    from a counter against a bound fixed before it started (a fori_loop with a traced but
+    data-independent bound, `100 + 0 * tol`, runs every trip and masks the late ones)."""
+    __tracebackhide__ = True
+    loops = [eqn for eqn in program.live("while")]
+    if loops and all(_counted_only(eqn) for eqn in loops):
+        fail(sentence(f"{what}: its while loop stops on a step count alone (its condition reads a counter "
+                      f"and a bound fixed before the loop started), so it runs the same number of trips "
+                      f"whatever the values: a fori_loop in a while_loop's clothing, with the late steps "
+                      f"masked out. The condition must test what the loop computes.", hint,
+                      f"See {DOCS}/_autosummary/jax.lax.while_loop.html"), "wrong-tool")
+
+
+def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
+                                   *, what: str, hint: str = "") -> None:
+    """Tracing `fn(*make_args(b))` gives a program of the same size for every batch size `b`.
+
+    A Python loop or comprehension over the examples is unrolled into one copy of
+    the per-example work per example; `jax.vmap` (or batched jnp code) traces to
+    the same program whatever the batch size.
+    """
+    __tracebackhide__ = True
+    sizes = {b: jaxpr_size(fn, *make_args(b)) for b in batch_sizes}
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"batch {b} -> {s} equations" for b, s in sorted(sizes.items()))
+        fail(sentence(f"{what}: the traced program grows with the batch size ({listed}). A Python loop or "
+                      f"comprehension over the examples is unrolled, one copy of the work per example; "
+                      f"a mapped function traces to the same program whatever the batch size.",
+                      hint, f"See {DOCS}/automatic-vectorization.html"), "unrolled")
