@@ -128,8 +128,9 @@ def _grade_parser(commands) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the results in the project's JSON schema")
     parser.add_argument("--gradescope", metavar="FILE", help="write Gradescope's results.json")
     parser.add_argument("--classroom", nargs="?", const="classroom.json", metavar="FILE",
-                        help="write a GitHub Classroom autograding result (default classroom.json); in "
-                             "GitHub Actions also set the step output `result`")
+                        help="write GitHub Classroom autograding results, one runner per exercise (default "
+                             "classroom.json); in GitHub Actions also set the step outputs the reporter reads "
+                             "(`runners`, and one per runner)")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                         help="check processes at once, each with a share of the exercises (default: "
@@ -168,7 +169,8 @@ def grade_command(args: argparse.Namespace) -> int:
             Path(path).write_text(render(), encoding="utf-8")
     if args.classroom and os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as out:
-            out.write(f"result={reports.classroom_output(report)}\n")
+            out.writelines(f"{name}={value}\n"
+                           for name, value in reports.classroom_outputs(reports.to_classroom(report)).items())
     return 2 if report.error else 0  # the reports are written either way: a 0 score with the reason
 
 
