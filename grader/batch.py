@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT
-from grader.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
+from grader.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.files import write_atomically
 from grader.grading import grade
 from grader.limits import Limits
@@ -152,13 +152,36 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
             report = grade(files, label=submission.name, only=exercises, limits=limits, user=user,
                            isolation=isolation, warm_cache=ready())
-            record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
+            record = mark_untouched({"student": submission.name, "submission_hash": digest, **to_json(report)},
+                                    untouched_exercises(files, exercises))
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
             record = {"student": submission.name, "submission_hash": digest, "error": why,
                       "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
     record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     return record, False
+
+
+def untouched_exercises(files: Path, exercises: tuple[Exercise, ...], repo: Path = REPO_ROOT) -> set[str]:
+    """Ids of the exercises whose file in `files` is byte for byte the stub in this grader's exercises/."""
+    same = set()
+    for entry in exercises:
+        submitted, stub = files / entry.path, repo / "exercises" / entry.path
+        if submitted.is_file() and not submitted.is_symlink() and stub.is_file() \
+                and submitted.stat().st_size == stub.stat().st_size and submitted.read_bytes() == stub.read_bytes():
+            same.add(entry.id)
+    return same
+
+
+def mark_untouched(record: dict, untouched: set[str]) -> dict:
+    """The record with each failed exercise in `untouched` coded as not attempted. A fix-it's stub runs
+    and fails for the bug it was written with; counted as that mistake, it would say the class
+    misunderstands what it never tried. Its checks' own results stay in the record."""
+    for exercise in record.get("exercises", []):
+        if exercise["id"] in untouched and exercise["status"] == "failed":
+            exercise["code"] = UNTOUCHED
+            exercise["reason"] = f"not attempted: {exercise['path']} is still the original stub"
+    return record
 
 
 def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:

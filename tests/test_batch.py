@@ -21,6 +21,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ONLY = "purity-1,purity-2"  # two exercises keep each student to one short child process
 SOLUTIONS = REPO_ROOT / "solutions" / "01_purity"
 STUBS = PRISTINE / "exercises" / "01_purity"  # the untouched stubs, whatever a learner did
+MUTATES = Path(__file__).parent / "variants" / "01_purity" / "no_mutation"
 
 
 def _folder(root: Path, name: str, sources: dict[str, Path], repo_shaped: bool = False) -> Path:
@@ -47,9 +48,13 @@ def make_class(root: Path) -> dict[str, tuple]:
     for i in range(6):
         _folder(root, f"good{i}", solved, repo_shaped=i % 2 == 1)
         expected[f"good{i}"] = (2, False)
-    for i in range(4):
+    for i in range(2):
         _folder(root, f"half{i}", half)
         expected[f"half{i}"] = (1, False)
+    for i in range(2):  # purity-2 attempted, and wrong: it still changes the caller's dict
+        tried = _folder(root, f"tried{i}", half)
+        shutil.copy(MUTATES / "mutant_alias.py", tried / "01_purity/no_mutation.py")
+        expected[f"tried{i}"] = (1, False)
     for i in range(3):
         _folder(root, f"untouched{i}", stubs)
         expected[f"untouched{i}"] = (0, False)
@@ -143,8 +148,8 @@ def test_summary_gives_pass_rates_per_exercise(batch_run):
         summary = {row["exercise"]: row for row in csv.DictReader(handle)}
     graded = sum(1 for score, _ in batch_run["expected"].values() if score is not None)
     assert summary["purity-1"]["graded"] == str(graded)
-    # purity-1: good, half, zipped, planted, bare; purity-2: good, zipped, exits, bare
-    passed = {"purity-1": 6 + 4 + 2 + 1 + 1, "purity-2": 6 + 2 + 1 + 1}
+    # purity-1: good, half, tried, zipped, planted, bare; purity-2: good, zipped, exits, bare
+    passed = {"purity-1": 6 + 2 + 2 + 2 + 1 + 1, "purity-2": 6 + 2 + 1 + 1}
     assert {k: int(v["passed"]) for k, v in summary.items()} == passed
     assert "pass rate" in batch_run["stdout"]
 
@@ -188,14 +193,39 @@ def test_failures_csv_lists_each_failed_check_with_its_code(batch_run):
     with open(batch_run["out"] / "failures.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == ["student", "exercise", "check", "hidden", "code", "message"]
-    untouched = {(row["exercise"], row["code"]) for row in rows if row["student"] == "untouched0"}
-    assert ("purity-1", "stale-global") in untouched and ("purity-2", "mutates-input") in untouched
+    tried = {(row["exercise"], row["code"]) for row in rows if row["student"] == "tried0"}
+    assert ("purity-2", "mutates-input") in tried
     assert not [row for row in rows if row["student"].startswith("good")]
     assert any(row["student"] == "exits" and row["code"] == "crash" for row in rows)
     with open(batch_run["out"] / "summary.csv", newline="") as handle:
         summary = {row["exercise"]: row for row in csv.DictReader(handle)}
-    assert summary["purity-2"]["top_failure"] == "mutates-input"
+    # untouched0..2, half0..1 and planted hand in purity-2's stub (half0 until an earlier test solved it):
+    # not attempted, not the mistake the stub was written with
+    stub = (STUBS / "no_mutation.py").read_bytes()
+    handed_in = [f for f in batch_run["submissions"].glob("*/01_purity/no_mutation.py") if f.read_bytes() == stub]
+    assert (summary["purity-2"]["top_failure"], summary["purity-2"]["top_failure_students"]) == \
+        ("untouched", str(len(handed_in))) and len(handed_in) >= 5
     assert "isolation: " in batch_run["stdout"] and "graded students" in batch_run["stdout"]
+
+
+def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_path):
+    """A fix-it's stub runs and fails for its bug (purity-1: a stale global; purity-2: a mutated
+    input): handed in untouched, it is not attempted, not that mistake."""
+    with open(batch_run["out"] / "failures.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["student"] == "untouched0"]
+    assert [(row["exercise"], row["check"], row["code"]) for row in rows] == \
+        [("purity-1", "", "untouched"), ("purity-2", "", "untouched")], "one not-attempted row per exercise"
+    record = json.loads((batch_run["out"] / "students" / "untouched0.json").read_text())
+    assert [e["code"] for e in record["exercises"]] == ["untouched", "untouched"]
+    assert all(c["code"] != "untouched" for e in record["exercises"] for c in e["checks"]), "checks say what ran"
+    half = json.loads((batch_run["out"] / "students" / "half1.json").read_text())
+    assert [e["code"] for e in half["exercises"]] == ["", "untouched"]
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "report", str(batch_run["out"]), "--html",
+                           str(tmp_path / "class.html")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    headline = proc.stdout.split("what the class misunderstands:", 1)[1].split("\nisolation:", 1)[0]
+    assert "untouched" not in headline and "stale global" not in headline and "bakes in a global" not in headline
+    assert "changes its input in place: 11% of the class in purity-2 (2 of 18)" in headline, proc.stdout
 
 
 def test_report_reads_the_batch_output(batch_run, tmp_path):

@@ -44,6 +44,7 @@ FAILURE_CODES = {
     "precision": "loses precision or uses the wrong dtype",
     "memory-use": "keeps the wrong intermediates in memory (too many, or not the ones asked for)",
     "todo": "is not attempted yet (still a TODO)",
+    "untouched": "is not attempted (the file is still the original stub)",
     "missing": "is missing a file or a function",
     "syntax-error": "does not parse",
     "import-error": "fails while being imported",
