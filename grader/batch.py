@@ -4,7 +4,8 @@
 or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
 `OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
-`summary.csv` and `failures.csv` (one row per failed check, with its code) are
+`summary.csv` and `failures.csv` (one row per failed check, with its code),
+and with a roster `canvas.csv` and `moodle.csv` (grader.gradebooks), are
 rebuilt from those files after every student. Killing the batch loses
 nothing, and running it again skips students whose submission and checks have
 not changed (content hash) unless `--regrade`.
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING
 from grader import REPO_ROOT
 from grader.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.files import write_atomically
+from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
 from grader.grading import grade
 from grader.limits import Limits
 from grader.manifest import Exercise
@@ -262,9 +264,10 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
 
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
               workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None,
-              cluster: ClusterSpec | None = None) -> int:
+              cluster: ClusterSpec | None = None, roster: dict[str, Student] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
-    be graded this time (a cluster whose workers kept dying on it; the next run tries again)."""
+    be graded this time (a cluster whose workers kept dying on it; the next run tries again). With a
+    `roster`, the Canvas and Moodle gradebooks are written too (grader.gradebooks)."""
     submissions = find_submissions(folder)
     students = out / "students"
     students.mkdir(parents=True, exist_ok=True)
@@ -286,6 +289,8 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
         write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
         write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
         write_atomically(out / "failures.csv", _csv(failure_rows(current)))
+        if roster is not None:
+            write_gradebooks(out, current, exercises, roster)
         return current
 
     def save(name: str, record: dict) -> None:
@@ -331,6 +336,10 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
           + (f"; needs review: {', '.join(review)}" if review else ""))
     for line in isolation_summary(current):
         print(line)
+    if roster is not None:
+        for warning in write_gradebooks(out, current, exercises, roster):
+            print(f"warning: {warning}")
+        print(f"gradebooks to import: {out / CANVAS_FILE} (Canvas), {out / MOODLE_FILE} (Moodle)")
     if ungraded:
         print(f"not graded this time, run the batch again: {', '.join(ungraded)}")
         return 2

@@ -179,6 +179,7 @@ def _batch_parser(commands) -> None:
     _example(parser, "grader batch submissions/ --out grades/",
              "grader batch submissions/ --out grades/ --workers 2 --only purity",
              "grader batch submissions/ --out grades/ --regrade",
+             "grader batch submissions/ --out grades/ --roster roster.csv   # and canvas.csv, moodle.csv",
              "grader batch submissions/ --out grades/ --scheduler tcp://gpu-lab-1:8786",
              "grader batch submissions/ --out grades/ --cluster local:2")
     parser.add_argument("submissions", help="a folder holding one entry per student")
@@ -196,6 +197,9 @@ def _batch_parser(commands) -> None:
                             "without other machines)")
     parser.add_argument("--regrade", action="store_true",
                         help="grade every student again, even when the submission has not changed")
+    parser.add_argument("--roster", metavar="CSV",
+                        help="who each submission is (columns folder, name, student_id, login, section, email): "
+                             "also write canvas.csv and moodle.csv, gradebooks Canvas and Moodle import as they are")
     parser.add_argument("--no-warm", action="store_true",
                         help="do not warm the compilation cache from the reference solutions first")
     add_grading_options(parser)
@@ -210,6 +214,7 @@ def batch_command(args: argparse.Namespace) -> int:
     folder = Path(args.submissions)
     if not folder.is_dir():
         raise UsageProblem(f"{args.submissions} is not a folder")
+    roster = roster_from(args)
     cluster = cluster_from(args)
     exercises, limits = selected(args.only), limits_from(args)
     if not args.no_warm and not args.scheduler:  # a scheduler's workers warm their own machines
@@ -220,12 +225,24 @@ def batch_command(args: argparse.Namespace) -> int:
 
         try:
             return run_batch(folder, Path(args.out), exercises, limits, workers=1, regrade=args.regrade,
-                             user=args.sandbox_user, cluster=cluster)
+                             user=args.sandbox_user, cluster=cluster, roster=roster)
         except ClusterProblem as problem:
             raise UsageProblem(str(problem)) from None
     return run_batch(folder, Path(args.out), exercises, limits,
                      workers=max(1, args.workers or os.cpu_count() or 1), regrade=args.regrade,
-                     user=sandbox_user(args), isolation=isolation_from(args))
+                     user=sandbox_user(args), isolation=isolation_from(args), roster=roster)
+
+
+def roster_from(args: argparse.Namespace):
+    """The roster `--roster` names (None without one), or a UsageProblem saying what is wrong with it."""
+    if not args.roster:
+        return None
+    from grader.gradebooks import RosterProblem, load_roster
+
+    try:
+        return load_roster(Path(args.roster))
+    except RosterProblem as problem:
+        raise UsageProblem(str(problem)) from None
 
 
 def cluster_from(args: argparse.Namespace):

@@ -82,9 +82,20 @@ def make_class(root: Path) -> dict[str, tuple]:
     return expected
 
 
+def _roster(submissions: Path) -> Path:
+    """Who each submission is: every student but good5, and one who handed nothing in."""
+    names = sorted(_entry_name(e) for e in submissions.iterdir() if _entry_name(e) != "good5")
+    lines = ["folder,name,student_id,login,section"]
+    lines += [f"{name},Student {name},{1000 + i},{name}-login,Section {i % 2 + 1}" for i, name in enumerate(names)]
+    lines.append("absent,Not Here,999,absent-login,Section 1")
+    roster = submissions.parent / "roster.csv"
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return roster
+
+
 def _batch(submissions: Path, out: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(submissions), "--out", str(out),
-                             "--only", ONLY, "--workers", "2", *extra],
+                             "--only", ONLY, "--workers", "2", "--roster", str(_roster(submissions)), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -226,6 +237,28 @@ def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_pat
     headline = proc.stdout.split("what the class misunderstands:", 1)[1].split("\nisolation:", 1)[0]
     assert "untouched" not in headline and "stale global" not in headline and "bakes in a global" not in headline
     assert "changes its input in place: 11% of the class in purity-2 (2 of 18)" in headline, proc.stdout
+
+
+def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
+    from lms import canvas_import, moodle_import
+
+    out = batch_run["out"]
+    totals = {row["student"]: row["total"] for row in _gradebook(out)}
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header == ["student", "purity-1", "purity-2", "total", "max", "needs_review", "error"], \
+        "today's gradebook stays as it was"
+    graded = {name for name, total in totals.items() if total and name != "good5"}
+    canvas = canvas_import((out / "canvas.csv").read_bytes())
+    assert canvas["assignments"] == {"JAX Katas": 2}
+    assert {login.removesuffix("-login"): scores["JAX Katas"] for _, _, login, _, scores in canvas["students"]} == \
+        {name: float(totals[name]) for name in graded}
+    moodle = moodle_import((out / "moodle.csv").read_bytes(), {"JAX Katas": 2})
+    assert moodle["identifier"] == "username"
+    assert {login.removesuffix("-login"): g["JAX Katas"] for login, g in moodle["grades"].items()} == \
+        {name: float(totals[name]) for name in graded}
+    assert "not in the roster, so not in canvas.csv or moodle.csv: good5" in batch_run["stdout"]
+    assert "absent" in batch_run["stdout"] and "broken" in batch_run["stdout"]
 
 
 def test_report_reads_the_batch_output(batch_run, tmp_path):
