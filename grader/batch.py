@@ -318,9 +318,12 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     else:
         from grader.cluster import Cluster
 
+        def say(line: str) -> None:
+            print(("\n" if progress.tty else "") + line, file=sys.stderr, flush=True)
+
         with Cluster(cluster) as dask:
-            here = dask.prepare(user, say=lambda line: print(line, file=sys.stderr))
-            collect(dask.grade(submissions, exercises, limits, fingerprint, records, regrade, user, here))
+            here = dask.prepare(user, say=say)
+            collect(dask.grade(submissions, exercises, limits, fingerprint, records, regrade, user, here, say))
     progress.finish()
     if not submissions:
         print(f"grader: no submissions in {folder}", file=sys.stderr)

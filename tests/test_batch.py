@@ -355,6 +355,8 @@ def test_a_cluster_grades_exactly_like_the_local_mode(cluster_run, batch_run):
 
 def test_a_worker_killed_mid_submission_loses_no_row(cluster_run):
     assert cluster_run["killed"], "the kill should land while a worker grades"
+    assert "grader: lost Dask worker tcp://" in cluster_run["stderr"], "the batch says it lost a worker"
+    assert "grading on 2 local Dask workers: 2 workers on" in cluster_run["stderr"]
     assert not cluster_run["checks_left_running"], "the dead worker's check processes must end with it"
     assert cluster_run["returncode"] == 0 and "not graded" not in cluster_run["stderr"], cluster_run["stderr"]
     rows = _gradebook(cluster_run["out"])
@@ -441,3 +443,40 @@ def test_parcels_unpack_safely_on_a_python_without_tar_filters(tmp_path, monkeyp
     with pytest.raises(ValueError, match="unsafe entry"):
         _extract_inside(parcel("../escaped.py"), inside)
     assert not (tmp_path / "escaped.py").exists()
+
+
+def test_the_batch_says_when_workers_join_are_lost_or_none_is_there():
+    """What `grader batch --scheduler` says while it grades (grader.cluster.WorkerWatch), looked at
+    with a scripted scheduler and clock."""
+    from grader.cluster import WorkerWatch
+
+    said, now = [], [0.0]
+    looks = iter([{"tcp://a:1": 1, "tcp://b:2": 1}, {"tcp://a:1": 1}, {}, {}, {}, {}, {"tcp://c:3": 1}, {}])
+    watch = WorkerWatch(lambda: next(looks), "tcp://lab-01:8786", said.append, known=["tcp://a:1"],
+                        remind=30, clock=lambda: now[0])
+    for step, waiting in ((0, 5), (2, 5), (2, 5), (20, 5), (20, 4), (20, 4), (2, 4), (2, 0)):
+        now[0] += step
+        watch.look(waiting)
+    assert said == [
+        "grader: Dask worker tcp://b:2 joined (2 workers)",
+        "grader: lost Dask worker tcp://b:2 (1 worker left); what it was grading goes to another worker",
+        "grader: lost Dask worker tcp://a:1 (0 workers left); what it was grading goes to another worker",
+        "grader: no Dask worker connected to tcp://lab-01:8786 for 40 s; 4 submissions wait for one to join",
+        "grader: Dask worker tcp://c:3 joined (1 worker)",
+        "grader: lost Dask worker tcp://c:3 (0 workers left); what it was grading goes to another worker",
+    ], said  # nothing left to grade at the last look: no waiting line
+
+
+def test_the_worker_watch_runs_beside_grading_and_stops_with_it():
+    from grader.cluster import WorkerWatch
+
+    said = []
+    watch = WorkerWatch(dict, "tcp://lab-01:8786", said.append, every=0.01, remind=0.05)
+    with watch.running(lambda: 3):
+        deadline = time.monotonic() + 10
+        while not said and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert said and "no Dask worker connected to tcp://lab-01:8786" in said[0] and "3 submissions wait" in said[0]
+    count = len(said)
+    time.sleep(0.1)
+    assert len(said) == count, "the watch stopped with grading"
