@@ -41,6 +41,7 @@ from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebook
 from grader.grading import grade
 from grader.limits import Limits
 from grader.manifest import Exercise
+from grader.messages import shown
 from grader.files import resolve_target
 from grader.reports import to_json
 from grader.sandbox import Isolation
@@ -158,7 +159,7 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                                     untouched_exercises(files, exercises))
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
-            record = {"student": submission.name, "submission_hash": digest, "error": why,
+            record = {"student": submission.name, "submission_hash": digest, "error": shown(why),
                       "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
     record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     return record, False

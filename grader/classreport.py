@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import REPO_ROOT
+from grader.messages import shown  # results from older graders may carry scratch paths
 
 UNKNOWN = "unknown"
 NOT_RUN = "not-run"  # a consequence of an earlier hard failure, not a mistake of its own
@@ -89,15 +90,16 @@ def failures_of(record: dict) -> list[Failure]:
     for exercise in record.get("exercises", []):
         if exercise.get("status") == "passed":
             continue
+        reason = shown(exercise.get("reason", ""))
         if exercise.get("code") == UNTOUCHED:  # its checks' failures are the stub's, not the student's
-            found.append(Failure(record["student"], exercise["id"], "", False, UNTOUCHED, exercise.get("reason", "")))
+            found.append(Failure(record["student"], exercise["id"], "", False, UNTOUCHED, reason))
             continue
         rows = [Failure(record["student"], exercise["id"], check["name"], bool(check.get("hidden")),
-                        check.get("code") or UNKNOWN, check.get("message", ""))
+                        check.get("code") or UNKNOWN, shown(check.get("message", "")))
                 for check in exercise.get("checks", []) if check.get("status") != "passed"]
         own = exercise.get("code") or UNKNOWN
         if own not in {f.code for f in rows}:  # e.g. a file refused before any check could see it
-            rows.insert(0, Failure(record["student"], exercise["id"], "", False, own, exercise.get("reason", "")))
+            rows.insert(0, Failure(record["student"], exercise["id"], "", False, own, reason))
         found += rows
     return found
 

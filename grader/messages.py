@@ -21,7 +21,8 @@ MESSAGE_LIMIT = 2000
 # The grader's scratch folders, as tempfile names them: grading.grade's `katas-grade-*` (one
 # `ws<N>` workspace per check process inside), batch's `katas-batch-*` and a Dask worker's
 # `katas-worker-*`. Whatever comes before them is the machine's temporary folder.
-_SCRATCH = re.compile(r"/katas-(?:grade|batch|worker)-[A-Za-z0-9_]+/(?:ws\d+/(?P<part>submission/|exercises/|hidden/)?)?")
+_SCRATCH = re.compile(r"/katas-(?:grade|batch|worker)-[A-Za-z0-9_]+/"
+                      r"(?:ws\d+/(?P<part>submission/|exercises/|hidden/)?)?")
 # What ends a path on its left in a message: it started after a space, a quote or a bracket.
 _BEFORE_PATH = frozenset(" \t\n\r'\"`()[]<>,;=")
 
