@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
