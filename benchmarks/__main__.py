@@ -8,7 +8,8 @@ shows in that column even when the seconds are noisy.
 
 Figures:
 - grade: `grader grade` of a full correct submission (a copy of the reference
-  solutions), seconds and seconds per exercise; also the number of exercises.
+  solutions), seconds and seconds per exercise; also the number of exercises,
+  and how many requests the examiner sent the subject (grader.remote).
 - grade with failures: a submission with a few failing exercises, one of them
   an endless loop, against the correct one plus the timeout it earned (best
   of two runs of each).
@@ -16,6 +17,11 @@ Figures:
   (throughput ratio, best of three alternated runs of each), and the memory peak
   of one submission's check processes.
 - one exercise: `pytest <one check file>` and `grader next`, warm.
+- authoring (skipped by --quick): `grader check` of the whole course, against
+  what the project's soundness tests took before the command shared their
+  engine; `grader check --mutate`: the derived mutants that survive every
+  check, and the seconds of checks each exercise's mutants cost (per exercise
+  in the JSON, under "mutation").
 - project suite: the project's own `pytest` (skipped by --quick).
 """
 
@@ -38,6 +44,9 @@ PYTHON = sys.executable
 STUDENTS = 4  # per batch
 BATCH_RUNS = 3  # runs of each batch, alternated; the best counts (slow spells last minutes)
 LOOP_TIMEOUT = 5  # the per-check limit for the submission with an endless loop
+# `grader check` of the whole course must take no longer than the project's soundness tests took
+# before it existed: 150 s on the 2-core machine they were measured on, 175 times its JAX start.
+SOUNDNESS_TESTS_IN_JAX_STARTS = 175
 
 
 @dataclass
@@ -89,7 +98,9 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
     correct = scratch / "correct"
     shutil.copytree(REPO / "solutions", correct)
     run(grader("warm"))  # built once per version of the checks, as a course would
-    run(grader("grade", str(correct)))  # settle the OS's file cache
+    results = scratch / "correct.json"
+    run(grader("grade", str(correct), "--json", str(results)))  # settle the OS's file cache
+    round_trips = json.loads(results.read_text())["isolation"]["round_trips"]
     times = [run(grader("grade", str(correct)))[0] for _ in range(2)]
     seconds = min(times)
     n = exercises_count()
@@ -106,6 +117,9 @@ def grade_figures(scratch: Path, pace: float) -> list[Figure]:
         Figure("exercises in the curriculum", n, "exercises", 95, "higher"),
         Figure("grade: a full correct submission", seconds, "s", 12.0, "lower", seconds / pace,
                f"{seconds / n:.3f} s per exercise; best of {len(times)}"),
+        Figure("grade: examiner/subject round trips for a full correct submission", round_trips, "requests",
+               40 * n, "lower", None, f"{round_trips / n:.1f} per exercise: every request the examiner "
+                                      f"sent the process that runs the submission"),
         Figure("grade: a submission with 4 failing exercises (one an endless loop), vs correct + timeout",
                with_loop / earned, "x", 1.0, "lower", None,
                f"{with_loop:.1f} s vs {seconds:.1f} s + a {LOOP_TIMEOUT} s timeout; best of {len(times)} each"),
@@ -167,6 +181,37 @@ def one_exercise_figures(scratch: Path, pace: float) -> list[Figure]:
     ]
 
 
+def authoring_figures(scratch: Path, pace: float) -> tuple[list[Figure], dict]:
+    """`grader check` of the whole course, then `grader check --mutate`; and each exercise's mutation
+    figures (derived mutants, survivors, seconds of checks on them)."""
+    check_seconds, _ = run(grader("check", "--report", str(scratch / "check.json")), check=False)
+    proof = json.loads((scratch / "check.json").read_text())
+    unsound = [e["id"] for e in proof["exercises"] if e["problems"]]
+    mutate_seconds, _ = run(grader("check", "--mutate", "--report", str(scratch / "mutate.json")), check=False)
+    mutated = json.loads((scratch / "mutate.json").read_text())["exercises"]
+    per_exercise = {e["id"]: {"mutants": len(e["mutants"]), "survivors": [s["name"] for s in e["survivors"]],
+                              "declared_right": sum(m["status"] == "equivalent" for m in e["mutants"]),
+                              "seconds": e["mutate_seconds"]} for e in mutated}
+    survivors = [f"{i}:{name}" for i, e in per_exercise.items() for name in e["survivors"]]
+    made = sum(e["mutants"] for e in per_exercise.values())
+    declared = sum(e["declared_right"] for e in per_exercise.values())
+    seconds = [e["seconds"] for e in per_exercise.values()]
+    slowest = max(per_exercise.items(), key=lambda item: item[1]["seconds"])
+    target = SOUNDNESS_TESTS_IN_JAX_STARTS * pace
+    return [
+        Figure("check: grader check of the whole course", check_seconds, "s", target, "lower",
+               check_seconds / pace, f"{len(proof['exercises'])} exercises, {len(unsound)} unsound"
+               + (f" ({', '.join(unsound[:3])})" if unsound else "") + "; target: the soundness tests before "
+               f"(175 JAX starts)"),
+        Figure("mutate: derived mutants that survive every check", len(survivors), "mutants", 0, "lower", None,
+               f"{made} derived, {declared} declared right answers (mutants.toml)"
+               + (f"; {', '.join(survivors[:4])}" if survivors else "")),
+        Figure("mutate: seconds of checks per exercise", statistics.mean(seconds) if seconds else 0.0, "s", 3.0,
+               "lower", None, f"slowest {slowest[0]} {slowest[1]['seconds']:.1f} s; the whole --mutate run "
+                              f"{mutate_seconds:.0f} s, proof included"),
+    ], per_exercise
+
+
 def suite_figures(pace: float) -> list[Figure]:
     seconds, out = run([PYTHON, "-m", "pytest", "-q", "-p", "no:randomly"], check=False)
     summary = next((line for line in reversed(out.splitlines()) if " in " in line and "passed" in line), "")
@@ -194,23 +239,30 @@ def table(figures: list[Figure], pace: float) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip the project suite (about 4 minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip `grader check` (with and without --mutate) and the project suite (about 12 "
+                             "minutes)")
     parser.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results.json",
                         help="where to write the table as JSON (default %(default)s)")
     args = parser.parse_args()
     pace = jax_start_seconds()
     figures: list[Figure] = []
+    mutation: dict = {}
     with tempfile.TemporaryDirectory(prefix="katas-bench-") as tmp:
         scratch = Path(tmp)
         figures += grade_figures(scratch, pace)
         figures += batch_figures(scratch, pace)
         figures += one_exercise_figures(scratch, pace)
+        if not args.quick:
+            authoring, mutation = authoring_figures(scratch, pace)
+            figures += authoring
     if not args.quick:
         figures += suite_figures(pace)
     print(table(figures, pace))
     args.json.write_text(json.dumps({
         "jax_start_seconds": round(pace, 3), "cores": os.cpu_count(),
         "figures": [{**asdict(f), "ratio": round(f.ratio, 3), "passed": f.passed} for f in figures],
+        "mutation": mutation,
     }, indent=2) + "\n")
     print(f"written to {args.json}")
     return 0 if all(f.passed for f in figures) else 1

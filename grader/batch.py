@@ -40,7 +40,7 @@ from grader.files import write_atomically
 from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
 from grader.grading import grade
 from grader.limits import Limits
-from grader.manifest import Exercise
+from grader.manifest import Assignment, Exercise, load_course
 from grader.messages import shown
 from grader.files import resolve_target
 from grader.reports import to_json
@@ -187,13 +187,22 @@ def mark_untouched(record: dict, untouched: set[str]) -> dict:
     return record
 
 
-def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[list]:
-    header = ["student", *(e.id for e in exercises), "total", "max", "needs_review", "error"]
+def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...],
+                   columns: tuple[Assignment, ...] | None = None) -> list[list]:
+    """One row per student: a column per exercise, or with `columns` one per assignment (the points
+    of its exercises that were graded), then the total."""
+    groups = [(a.name, a.exercises) for a in columns] if columns else [(e.id, (e,)) for e in exercises]
+    header = ["student", *(name for name, _ in groups), "total", "max", "needs_review", "error"]
     rows = [header]
     for record in sorted(records, key=lambda r: r["student"]):
         scores = {e["id"]: e["score"] for e in record.get("exercises", [])}
         graded = not record.get("error")
-        rows.append([record["student"], *(scores.get(e.id, "") if graded else "" for e in exercises),
+
+        def cell(members: tuple[Exercise, ...]):
+            found = [scores[e.id] for e in members if e.id in scores]
+            return sum(found) if graded and found else ""
+
+        rows.append([record["student"], *(cell(members) for _, members in groups),
                      record["score"] if graded else "", record["max_score"],
                      "yes" if record.get("needs_review") else "", record.get("error", "")])
     return rows
@@ -265,11 +274,13 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
 
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
               workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None,
-              cluster: ClusterSpec | None = None, roster: dict[str, Student] | None = None) -> int:
+              cluster: ClusterSpec | None = None, columns: tuple[Assignment, ...] | None = None,
+              roster: dict[str, Student] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
     be graded this time (a cluster whose workers kept dying on it; the next run tries again). With a
     `roster`, the Canvas and Moodle gradebooks are written too (grader.gradebooks)."""
     submissions = find_submissions(folder)
+    assignments = load_course(REPO_ROOT / "exercises").assignments if roster is not None else ()
     students = out / "students"
     students.mkdir(parents=True, exist_ok=True)
     fingerprint = checks_fingerprint()
@@ -287,11 +298,11 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     def write_tables() -> list[dict]:
         """Rebuild the tables from every result so far (only students still in the folder)."""
         current = [records[s.name] for s in submissions if s.name in records]
-        write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises)))
+        write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises, columns)))
         write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
         write_atomically(out / "failures.csv", _csv(failure_rows(current)))
         if roster is not None:
-            write_gradebooks(out, current, exercises, roster)
+            write_gradebooks(out, current, exercises, roster, assignments)
         return current
 
     def save(name: str, record: dict) -> None:
@@ -341,7 +352,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     for line in isolation_summary(current):
         print(line)
     if roster is not None:
-        for warning in write_gradebooks(out, current, exercises, roster):
+        for warning in write_gradebooks(out, current, exercises, roster, assignments):
             print(f"warning: {warning}")
         print(f"gradebooks to import: {out / CANVAS_FILE} (Canvas), {out / MOODLE_FILE} (Moodle)")
     if ungraded:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.messages import shown  # results from older graders may carry scratch paths
+from grader.reports import SCHEMA_VERSION
 
 UNKNOWN = "unknown"
 NOT_RUN = "not-run"  # a consequence of an earlier hard failure, not a mistake of its own
@@ -243,8 +244,19 @@ def summarize(records: list[dict], title: str = "class", warnings: list[str] | N
     return ClassData(title, records, exercises, list(warnings or []))
 
 
-def load_class(grades: Path) -> ClassData:
-    """The results in a `grader batch` output folder (or a folder of result JSON files)."""
+def restricted(record: dict, ids: set[str]) -> dict:
+    """A result cut down to some exercises (an assignment's), its score and maximum summed again."""
+    kept = [e for e in record.get("exercises", []) if e.get("id") in ids]
+    cut = {**record, "exercises": kept}
+    if not record.get("error"):
+        cut["score"] = sum(e.get("score", 0) for e in kept)
+    cut["max_score"] = sum(e.get("max_score", 0) for e in kept)
+    return cut
+
+
+def load_class(grades: Path, only: set[str] | None = None) -> ClassData:
+    """The results in a `grader batch` output folder (or a folder of result JSON files); with `only`,
+    just those exercises (an assignment's), each score summed over them."""
     folder = grades / "students" if (grades / "students").is_dir() else grades
     files = sorted(folder.glob("*.json"))
     if not files:
@@ -260,7 +272,7 @@ def load_class(grades: Path) -> ClassData:
             warnings.append(f"{path.name} is not a grading result; left out")
             continue
         record.setdefault("student", path.stem)
-        records.append(record)
+        records.append(restricted(record, only) if only is not None else record)
     gradebook = grades / "gradebook.csv"
     if gradebook.is_file():  # the class is who the gradebook lists: the page and the tables agree
         with open(gradebook, newline="", encoding="utf-8") as handle:
@@ -273,9 +285,10 @@ def load_class(grades: Path) -> ClassData:
     if old:
         warnings.append(f"{len(old)} result(s) come from an older grader (schema v2): their failures have no "
                         f"codes and are grouped as '{UNKNOWN}', their isolation is not recorded")
-    newer = sorted({r.get("schema_version") for r in records if (r.get("schema_version") or 0) > 3})
+    newer = sorted({r.get("schema_version") for r in records if (r.get("schema_version") or 0) > SCHEMA_VERSION})
     if newer:
-        warnings.append(f"results with a newer schema ({newer}) than this grader knows: read as version 3")
+        warnings.append(f"results with a newer schema ({newer}) than this grader knows: read as version "
+                        f"{SCHEMA_VERSION}")
     return summarize(records, title=grades.resolve().name, warnings=warnings)
 
 

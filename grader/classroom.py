@@ -24,14 +24,13 @@ import math
 import re
 import shlex
 import shutil
-import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.limits import Limits
-from grader.manifest import Exercise, load_manifest
+from grader.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
 from grader.solutions import PACK_NAME, pack
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -195,12 +194,26 @@ def _check_solutions(repo: Path, exercises: tuple[Exercise, ...]) -> None:
                          f"(git checkout -- exercises/{entry.path}) before releasing")
 
 
-def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False) -> dict[str, bytes]:
-    """Every file of the student release except its workflow: path -> content."""
+def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False,
+                  assignment: str | None = None) -> dict[str, bytes]:
+    """Every file of the student release except its workflow: path -> content.
+
+    With `assignment`, only that assignment's exercises: their stubs and checks, and a manifest
+    holding just them (and the assignment).
+    """
     exercises = load_manifest(repo / "exercises")
+    if assignment:
+        exercises = _assignment_only(repo, assignment)
     _check_solutions(repo, exercises)
     files = {path: data for path, data in _tree(repo, "exercises").items()
              if not Path(path).name.startswith("hidden_test_") and Path(path).name != PACK_NAME}
+    if assignment:
+        kept = {f"exercises/{e.path}" for e in exercises} | {f"exercises/{e.check_path}" for e in exercises}
+        files = {path: data for path, data in files.items() if path in kept}
+        course = load_course(repo / "exercises")
+        files["exercises/manifest.toml"] = course_toml(
+            exercises, (course.assignment(assignment),),
+            f"# The exercises of assignment {assignment!r}, written by `grader release --assignment`.").encode()
     if with_solutions:
         files[f"exercises/{PACK_NAME}"] = pack(repo / "solutions", exercises)
     files.update(_tree(repo, "grader"))
@@ -210,6 +223,13 @@ def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False) -> dict[
     files["README.md"] = student_readme(exercises).encode()
     files[".gitignore"] = STUDENT_GITIGNORE.encode()
     return dict(sorted(files.items()))
+
+
+def _assignment_only(repo: Path, name: str) -> tuple[Exercise, ...]:
+    from grader.cli import choose
+
+    course = load_course(repo / "exercises")
+    return choose(course.exercises, None, name, course.assignments)
 
 
 def pinned_paths(files: dict[str, bytes], exercises: tuple[Exercise, ...]) -> list[str]:
@@ -279,9 +299,7 @@ def reporter_env(runners: list[str]) -> str:
 
 def load_manifest_text(data: bytes) -> tuple[Exercise, ...]:
     """Exercises from a manifest's bytes (load_manifest reads, and caches, a folder)."""
-    with tempfile.TemporaryDirectory(prefix="katas-manifest-") as folder:
-        (Path(folder) / "manifest.toml").write_bytes(data)
-        return load_manifest.__wrapped__(Path(folder))
+    return parse_course(data).exercises
 
 
 # --- the Gradescope bundle ------------------------------------------------------------
@@ -352,10 +370,20 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
 # --- the commands ---------------------------------------------------------------------
 
 
-def _selection(only: str | None, exercises: tuple[Exercise, ...]) -> tuple[Exercise, ...] | None:
+def _selection(args: argparse.Namespace, manifest: bytes) -> tuple[Exercise, ...] | None:
+    """The exercises `--only` and `--assignment` name in this manifest (None: all of them)."""
     from grader.cli import choose
 
-    return choose(exercises, only) if only else None
+    if not (args.only or args.assignment):
+        return None
+    course = parse_course(manifest)
+    return choose(course.exercises, args.only, args.assignment, course.assignments)
+
+
+def add_assignment_option(parser: argparse.ArgumentParser) -> None:
+    from grader.cli import add_assignment_option
+
+    add_assignment_option(parser)
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
@@ -387,6 +415,7 @@ def _release_parser(commands) -> None:
     parser.add_argument("--with-solutions", action="store_true",
                         help="pack the reference solutions in, for `grader solution` (self-paced courses: a "
                              "student who unpacks the file can read every solution)")
+    add_assignment_option(parser)
     parser.set_defaults(run=release_command)
 
 
@@ -396,13 +425,13 @@ def release_command(args: argparse.Namespace) -> int:
         raise _usage(f"{out} is not a folder")
     if out.exists() and any(p.name != ".git" for p in out.iterdir()):
         raise _usage(f"{out} is not empty: release into a new folder")
-    files = release_files(args.source, with_solutions=args.with_solutions)
+    files = release_files(args.source, with_solutions=args.with_solutions, assignment=args.assignment)
     files[WORKFLOW_PATH] = classroom_workflow(files).encode()
     for path, data in files.items():
         dest = out / path
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
-    exercises = load_manifest(args.source / "exercises")
+    exercises = load_manifest_text(files["exercises/manifest.toml"])
     print(f"wrote the student repository to {out}: {len(exercises)} exercises, "
           f"{sum(e.points for e in exercises)} points, {len(files)} files")
     print("next: push it to GitHub and mark it as a template (docs/instructors.md)")
@@ -431,8 +460,7 @@ def _workflow_parser(commands) -> None:
 def workflow_command(args: argparse.Namespace) -> int:
     limits = _limits(args)
     files = _release_on_disk(Path(args.release)) if args.release else release_files()
-    manifest = load_manifest_text(files["exercises/manifest.toml"])
-    text = classroom_workflow(files, _selection(args.only, manifest), limits)
+    text = classroom_workflow(files, _selection(args, files["exercises/manifest.toml"]), limits)
     if args.out:
         out = Path(args.out)
         if not out.parent.is_dir():
@@ -464,7 +492,7 @@ def bundle_command(args: argparse.Namespace) -> int:
         raise _usage(f"{out.parent} is not a folder")
     limits = _limits(args)
     exercises = load_manifest(REPO_ROOT / "exercises")
-    only = _selection(args.only, exercises)
+    only = _selection(args, (REPO_ROOT / "exercises" / "manifest.toml").read_bytes())
     write_zip(out, bundle_files(REPO_ROOT, only, limits))
     graded = only or exercises
     print(f"wrote {out}: {len(graded)} exercises, {sum(e.points for e in graded)} points; "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.limits import MIB, Limits
-from grader.manifest import ManifestError, load_manifest, select
+from grader.manifest import Course, ManifestError, load_course, select
 
 
 class UsageProblem(Exception):
@@ -27,18 +27,27 @@ def _exercises_dir() -> Path:
     return folder
 
 
-def choose(exercises, only: str):
-    """The exercises `--only` names, or a UsageProblem that suggests the closest id."""
+def choose(exercises, only: str | None, assignment: str | None = None, assignments=()):
+    """The exercises `--only` and `--assignment` name (both: those of the assignment that `--only`
+    names), or a UsageProblem that suggests the closest name."""
     try:
-        return select(exercises, only)
+        if assignment:
+            exercises = Course(tuple(exercises), tuple(assignments)).assignment(assignment).exercises
+        return select(exercises, only) if only else exercises
     except ManifestError as error:
         raise UsageProblem(str(error)) from None
 
 
-def selected(only: str | None):
-    """The manifest's exercises, or those `--only` names."""
-    exercises = load_manifest(_exercises_dir())
-    return choose(exercises, only) if only else exercises
+def selected(only: str | None, assignment: str | None = None):
+    """The manifest's exercises, or those `--only` and `--assignment` name."""
+    course = load_course(_exercises_dir())
+    return choose(course.exercises, only, assignment, course.assignments)
+
+
+def add_assignment_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--assignment", metavar="NAME",
+                        help="only the exercises of this assignment (an [[assignment]] table of "
+                             "exercises/manifest.toml)")
 
 
 def _example(parser: argparse.ArgumentParser, *lines: str) -> None:
@@ -49,7 +58,9 @@ def _example(parser: argparse.ArgumentParser, *lines: str) -> None:
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
     """What to grade and for how long: shared by every command that grades or sets grading up."""
     parser.add_argument("--only", metavar="IDS",
-                        help="grade only these exercises: ids, topics or topic folders, comma-separated")
+                        help="grade only these exercises: ids, topics, topic folders or id prefixes "
+                             "(`at` for at-1, at-2, ...), comma-separated")
+    add_assignment_option(parser)
     parser.add_argument("--timeout", type=int, default=Limits.check_seconds, metavar="S",
                         help="time limit per check, seconds (default %(default)s)")
     parser.add_argument("--submission-timeout", type=int, default=Limits.submission_seconds, metavar="S",
@@ -146,7 +157,7 @@ def grade_command(args: argparse.Namespace) -> int:
     from grader.files import cache_home
     from grader.files import resolve_target
 
-    exercises = selected(args.only)
+    exercises = selected(args.only, args.assignment)
     target = resolve_target(args.path, REPO_ROOT)
     if not target.is_dir():
         raise UsageProblem(f"{args.path} is not a folder")
@@ -181,7 +192,9 @@ def _batch_parser(commands) -> None:
              "grader batch submissions/ --out grades/ --regrade",
              "grader batch submissions/ --out grades/ --roster roster.csv   # and canvas.csv, moodle.csv",
              "grader batch submissions/ --out grades/ --scheduler tcp://gpu-lab-1:8786",
-             "grader batch submissions/ --out grades/ --cluster local:2")
+             "grader batch submissions/ --out grades/ --cluster local:2",
+             "grader batch submissions/ --out grades/week-1 --assignment week-1",
+             "grader batch submissions/ --out grades/ --by-assignment")
     parser.add_argument("submissions", help="a folder holding one entry per student")
     parser.add_argument("--out", required=True,
                         help="where per-student JSON, gradebook.csv, summary.csv and failures.csv go")
@@ -202,6 +215,9 @@ def _batch_parser(commands) -> None:
                              "also write canvas.csv and moodle.csv, gradebooks Canvas and Moodle import as they are")
     parser.add_argument("--no-warm", action="store_true",
                         help="do not warm the compilation cache from the reference solutions first")
+    parser.add_argument("--by-assignment", action="store_true",
+                        help="gradebook.csv gets one column per assignment (the points of its exercises) "
+                             "instead of one per exercise")
     add_grading_options(parser)
     parser.set_defaults(run=batch_command)
 
@@ -216,7 +232,12 @@ def batch_command(args: argparse.Namespace) -> int:
         raise UsageProblem(f"{args.submissions} is not a folder")
     roster = roster_from(args)
     cluster = cluster_from(args)
-    exercises, limits = selected(args.only), limits_from(args)
+    exercises, limits = selected(args.only, args.assignment), limits_from(args)
+    columns = None
+    if args.by_assignment:
+        columns = load_course(_exercises_dir()).assignments
+        if not columns:
+            raise UsageProblem("--by-assignment: exercises/manifest.toml defines no [[assignment]] tables")
     if not args.no_warm and not args.scheduler:  # a scheduler's workers warm their own machines
         warm.build(say=lambda line: print(line, file=sys.stderr))
     if cluster is not None:
@@ -225,12 +246,12 @@ def batch_command(args: argparse.Namespace) -> int:
 
         try:
             return run_batch(folder, Path(args.out), exercises, limits, workers=1, regrade=args.regrade,
-                             user=args.sandbox_user, cluster=cluster, roster=roster)
+                             user=args.sandbox_user, cluster=cluster, columns=columns, roster=roster)
         except ClusterProblem as problem:
             raise UsageProblem(str(problem)) from None
     return run_batch(folder, Path(args.out), exercises, limits,
                      workers=max(1, args.workers or os.cpu_count() or 1), regrade=args.regrade,
-                     user=sandbox_user(args), isolation=isolation_from(args), roster=roster)
+                     user=sandbox_user(args), isolation=isolation_from(args), columns=columns, roster=roster)
 
 
 def roster_from(args: argparse.Namespace):
@@ -266,7 +287,8 @@ def cluster_from(args: argparse.Namespace):
 def _report_parser(commands) -> None:
     parser = commands.add_parser("report", help="what a graded class misunderstands: a summary, and a page "
                                                  "(--html) with charts")
-    _example(parser, "grader report grades/", "grader report grades/ --html class.html")
+    _example(parser, "grader report grades/", "grader report grades/ --html class.html",
+             "grader report grades/ --assignment week-2 --html week2.html")
     parser.add_argument("grades", help="the --out folder of grader batch (its students/*.json)")
     parser.add_argument("--html", metavar="FILE",
                         help="write one static page: score distribution, pass rates, failures grouped by the JAX "
@@ -274,6 +296,7 @@ def _report_parser(commands) -> None:
                              "offline)")
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="how many of the largest failure groups to print (default %(default)s)")
+    add_assignment_option(parser)
     parser.set_defaults(run=report_command)
 
 
@@ -284,8 +307,9 @@ def report_command(args: argparse.Namespace) -> int:
     grades = Path(args.grades)
     if not grades.is_dir():
         raise UsageProblem(f"{args.grades} is not a folder")
+    only = {e.id for e in selected(None, args.assignment)} if args.assignment else None
     try:
-        data = classreport.load_class(grades)
+        data = classreport.load_class(grades, only)
     except FileNotFoundError as problem:
         raise UsageProblem(str(problem)) from None
     phrases = classreport.failure_phrases()
@@ -318,17 +342,17 @@ def warm_command(args: argparse.Namespace) -> int:
 
 
 def _all_parsers() -> list:
-    from grader import classroom, doctor, learn, notebook
+    from grader import authoring, classroom, doctor, learn, notebook
 
     return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *notebook.PARSERS,
-            *classroom.PARSERS, *doctor.PARSERS]
+            *classroom.PARSERS, *authoring.PARSERS, *doctor.PARSERS]
 
 
 # `grader --help` lists the commands in these groups, in this order; a command in neither group
 # is listed under "other".
 LEARNING = ("next", "watch", "hint", "progress", "solution", "reset", "notebooks")
-TEACHING = ("grade", "batch", "report", "warm", "release", "classroom-workflow", "gradescope-bundle", "doctor",
-            "bench")
+TEACHING = ("grade", "batch", "report", "warm", "new", "check", "release", "classroom-workflow", "gradescope-bundle",
+            "doctor", "bench")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -377,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     args = top.parse_args(argv)
     try:
         return args.run(args)
-    except UsageProblem as problem:
+    except (UsageProblem, ManifestError) as problem:  # a malformed manifest names its file and line
         print(f"grader: {problem}", file=sys.stderr)
         return 2
 

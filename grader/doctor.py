@@ -22,7 +22,7 @@ from grader.cli import UsageProblem, _example
 from grader.limits import MIB, Limits
 
 # Run in a check process's walls: starts JAX exactly as the katas' plugin does.
-_PROBE = "from grader.plugin import configure_jax; print(configure_jax())"
+_PROBE = "from grader.jaxsetup import configure_jax; print(configure_jax())"
 
 
 def _doctor_parser(commands) -> None:
@@ -72,7 +72,7 @@ def findings(wanted: str | None = None) -> dict:
     except sandbox.SandboxUnavailable as problem:
         isolation, refused = sandbox.choose(sandbox.PROCESS), str(problem)
     ok, said, seconds = _jax_in_walls(isolation)
-    from grader.plugin import cache_dir
+    from grader.jaxsetup import cache_dir
 
     return {
         "python": f"{sys.version.split()[0]} ({sys.executable})",

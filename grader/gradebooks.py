@@ -2,10 +2,10 @@
 
 `grader batch SUBMISSIONS --out GRADES --roster roster.csv` writes, next to
 `gradebook.csv`, `canvas.csv` and `moodle.csv`: one row per student the roster
-names and the batch graded, one grade column per assignment. The course has
-no assignments of its own yet, so one column holds the points of every graded
-exercise (`columns`); a column per assignment is a longer list from the same
-function.
+names and the batch graded, one grade column per assignment of the manifest
+(`[[assignment]]`), worth the points of its graded exercises, and one,
+`JAX Katas`, for graded exercises no assignment holds: the whole course when
+there are no assignments (`columns`).
 
 The roster is a CSV file with a header row and a row per student:
 
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.files import write_atomically
-from grader.manifest import Exercise
+from grader.manifest import Assignment, Exercise
 
 ROSTER_COLUMNS = ("folder", "name", "student_id", "login", "section", "email")
 IDENTITIES = ("student_id", "login", "email")  # each row needs one: what an LMS finds a student by
@@ -81,9 +81,21 @@ class Column:
     points_possible: int
 
 
-def columns(exercises: tuple[Exercise, ...]) -> list[Column]:
-    """The gradebook's grade columns, one per assignment: for now the whole course in one."""
-    return [Column(COURSE_COLUMN, tuple(e.id for e in exercises), sum(e.points for e in exercises))]
+def columns(exercises: tuple[Exercise, ...], assignments: tuple[Assignment, ...] = ()) -> list[Column]:
+    """The grade columns for the graded `exercises`: one per assignment of the manifest that holds
+    any of them (worth the points of those), then one, `JAX Katas`, for the graded exercises no
+    assignment holds (the whole course when the manifest defines no assignments)."""
+    graded = {e.id for e in exercises}
+    found = []
+    for assignment in assignments:
+        held = [e for e in assignment.exercises if e.id in graded]
+        if held:
+            found.append(Column(assignment.name, tuple(e.id for e in held), sum(e.points for e in held)))
+    placed = {exercise_id for column in found for exercise_id in column.exercise_ids}
+    rest = [e for e in exercises if e.id not in placed]
+    if rest:
+        found.append(Column(COURSE_COLUMN, tuple(e.id for e in rest), sum(e.points for e in rest)))
+    return found
 
 
 def _entry_name(folder: str) -> str:
@@ -189,9 +201,10 @@ def _bom_csv(rows: list[list]) -> str:
 
 
 def write_gradebooks(out: Path, records: list[dict], exercises: tuple[Exercise, ...],
-                     roster: dict[str, Student]) -> list[str]:
-    """Write canvas.csv and moodle.csv into `out`; the warnings about students left out."""
-    grade_columns = columns(exercises)
+                     roster: dict[str, Student], assignments: tuple[Assignment, ...] = ()) -> list[str]:
+    """Write canvas.csv and moodle.csv into `out`, a grade column per assignment; the warnings about
+    students left out."""
+    grade_columns = columns(exercises, assignments)
     write_atomically(out / CANVAS_FILE, _bom_csv(canvas_rows(records, roster, grade_columns)))
     moodle, warnings = moodle_rows(records, roster, grade_columns)
     write_atomically(out / MOODLE_FILE, _bom_csv(moodle))

@@ -20,11 +20,12 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.limits import Limits
 from grader.manifest import Exercise, load_manifest
+from grader.remote.launch import SubjectConfig
 from grader import sandbox
 from grader.runner import CheckResult, RunResult, run_checks
 from grader.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.scan import Flag, scan_files, scan_planted
-from grader.warm import SEALED_CACHE_ENV
+from grader.jaxsetup import N_DEVICES, SEALED_CACHE_ENV
 from grader.workspace import Copied, Workspace, build_workspace, lay_out
 
 
@@ -62,6 +63,7 @@ class Grade:
     planted: list[Flag] = field(default_factory=list)  # steering files the submission carries
     error: str = ""  # the submission could not be graded at all
     isolation: Isolation = Isolation(PROCESS)  # how the check processes were walled in
+    round_trips: int = 0  # requests from the examiner to the subject (grader.remote), all parts
 
     @property
     def score(self) -> int:
@@ -140,14 +142,23 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             shared = Path(shared_cache) / "jax-katas" / "xla"
             shared.mkdir(parents=True, exist_ok=True)
             writable = (shared,)
+        # The examiner runs no submission code: it may read every warm program, sealed or not.
+        examiner_sealed = {SEALED_CACHE_ENV: str(warm_cache / "sealed")} \
+            if warm_cache is not None and shared_cache is None and (warm_cache / "sealed").is_dir() else {}
+        for part in parts:
+            workspace = part.workspace
+            SubjectConfig(
+                submission=str(workspace.submission), devices=N_DEVICES, log=str(workspace.root / "subject.log"),
+                prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
+                                                              writable=workspace.subject_writable + writable)],
+                env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
+                cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes).save(workspace.subject_config)
 
         def run(part: _Part) -> RunResult:
             workspace = part.workspace
             return run_checks(workspace, workspace.check_paths(part.exercises), limits,
-                              env={**workspace.env(shared_cache), **sealed_env, **(extra_env or {})},
-                              user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source),
-                              sandbox=sandbox.command(isolation, workspace.root, readable=readable,
-                                                      writable=workspace.writable + writable))
+                              env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
+                              user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source))
 
         if len(parts) == 1:
             runs = [run(parts[0])]
@@ -155,6 +166,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             with ThreadPoolExecutor(max_workers=len(parts)) as pool:
                 runs = list(pool.map(run, parts))
     report.forged_results = sum(r.forged for r in runs)
+    report.round_trips = sum(r.round_trips for r in runs)
     if source is not None and source.is_dir():
         every = load_manifest(repo / "exercises")
         report.planted = scan_planted(source, {e.check_path for e in every} | {e.hidden_check_path for e in every})
@@ -217,16 +229,19 @@ def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolati
 
 
 def _warm(workspace: Workspace, shared_cache: Path | None, warm_cache: Path) -> None:
-    """Start the workspace's fresh compilation cache with a copy of the eager programs."""
+    """Start the subject's fresh compilation cache with a copy of the eager programs."""
     eager = warm_cache / "xla"
     if shared_cache is not None or not eager.is_dir():
         return  # a shared (trusted) cache is warm already
-    target = workspace.root / "cache" / "jax-katas" / "xla"
+    target = workspace.subject_root / "cache" / "jax-katas" / "xla"
     shutil.copytree(eager, target, dirs_exist_ok=True)
 
 
 def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error: str,
            flags: list[Flag]) -> ExerciseGrade:
+    # What the subject's audit hook refused is for a person to look at, whatever the score.
+    flags = flags + [Flag(entry.path, 0, "", f"refused while graded: {text}")
+                     for text in dict.fromkeys(c.result.refused for c in checks if c.result.refused)]
     if refused and refused != "is missing":
         return ExerciseGrade(entry, checks, 0, f"{entry.path} {refused}: not graded", flags, "missing")
     if not checks:
@@ -246,6 +261,7 @@ def _hand_over(workspace: Workspace, user: str) -> None:
 
     record = pwd.getpwnam(user)
     os.chmod(workspace.root, 0o755)
-    for folder in workspace.writable:
+    os.chmod(workspace.subject_root, 0o755)
+    for folder in workspace.writable + workspace.subject_writable:
         for path in (folder, *folder.rglob("*")):
             os.chown(path, record.pw_uid, record.pw_gid)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.cli import UsageProblem, _example
-from grader.manifest import Exercise, ManifestError, load_manifest, suggest
+from grader.manifest import Exercise, ManifestError, load_course, suggest
 from grader.progress import Progress, percent
 from grader.solutions import read_solution
 
@@ -104,6 +104,8 @@ def _repo_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", type=Path, metavar="DIR",
                         help="the katas checkout to work in (default: the one you are in, else the "
                              "one the grader was installed from)")
+    parser.add_argument("--assignment", metavar="NAME",
+                        help="work on this assignment's exercises only (an [[assignment]] table of the manifest)")
 
 
 def _checkout_here() -> Path | None:
@@ -118,7 +120,9 @@ def course_from(args: argparse.Namespace) -> Course:
         raise UsageProblem(f"{repo} has no exercises/manifest.toml: run this in (or point --repo at) "
                            f"a checkout of the katas")
     try:
-        return Course(repo, load_manifest(repo / "exercises"))
+        whole = load_course(repo / "exercises")
+        name = getattr(args, "assignment", None)
+        return Course(repo, whole.assignment(name).exercises if name else whole.exercises)
     except ManifestError as error:
         raise UsageProblem(str(error)) from None
 

@@ -3,7 +3,7 @@
 A message is written by the check process (a lesson, an exception's text) or
 by the grader (a limit hit, a refused file), and a submission decides part of
 it: an exception can carry 300 kB of text, and a path names the grader's
-scratch folder (`/tmp/katas-grade-x1y2/ws0/submission/01_purity/global_config.py`),
+scratch folder (`/tmp/katas-grade-x1y2/ws0/subject/submission/01_purity/global_config.py`),
 which means nothing to a student and tells them how grading is laid out.
 Every output format (the terminal table, JSON, Gradescope, GitHub Classroom,
 JUnit) and every class table passes its messages through `shown`, so none
@@ -19,10 +19,11 @@ import re
 MESSAGE_LIMIT = 2000
 
 # The grader's scratch folders, as tempfile names them: grading.grade's `katas-grade-*` (one
-# `ws<N>` workspace per check process inside), batch's `katas-batch-*` and a Dask worker's
-# `katas-worker-*`. Whatever comes before them is the machine's temporary folder.
-_SCRATCH = re.compile(r"/katas-(?:grade|batch|worker)-[A-Za-z0-9_]+/"
-                      r"(?:ws\d+/(?P<part>submission/|exercises/|hidden/)?)?")
+# `ws<N>` workspace per check process inside, the subject's side in its `subject/`), batch's `katas-batch-*`, a Dask worker's
+# `katas-worker-*` and a multi-process check's `katas-processes-*`. Whatever comes before them is
+# the machine's temporary folder.
+_SCRATCH = re.compile(r"/katas-(?:grade|batch|worker|processes)-[A-Za-z0-9_]+/"
+                      r"(?:ws\d+/(?:subject/)?(?P<part>submission/|exercises/|hidden/)?)?")
 # What ends a path on its left in a message: it started after a space, a quote or a bracket.
 _BEFORE_PATH = frozenset(" \t\n\r'\"`()[]<>,;=")
 
@@ -30,10 +31,10 @@ _BEFORE_PATH = frozenset(" \t\n\r'\"`()[]<>,;=")
 def without_scratch_paths(text: str) -> str:
     """`text` with every path into a grader scratch folder made relative to it.
 
-    `.../katas-grade-x1y2/ws0/submission/01_purity/a.py` reads
+    `.../katas-grade-x1y2/ws0/subject/submission/01_purity/a.py` reads
     `exercises/01_purity/a.py`, the file as the student has it (a workspace's
     exercise and check folders hold what the student's exercises/ holds);
-    `.../katas-grade-x1y2/ws0/tmp/out.txt` reads `tmp/out.txt`. One pass over
+    `.../katas-grade-x1y2/ws0/subject/tmp/out.txt` reads `tmp/out.txt`. One pass over
     the text, whatever its length (a regular expression that looked back for
     the path's start would take quadratic time on a long word).
     """

@@ -205,6 +205,8 @@ def _notebooks_parser(commands) -> None:
     parser.add_argument("--repo", type=Path, metavar="DIR",
                         help="the katas checkout to work in (default: the one you are in, else the one the "
                              "grader was installed from)")
+    parser.add_argument("--assignment", metavar="NAME",
+                        help="only this assignment's exercises (an [[assignment]] table of the manifest)")
     parser.set_defaults(run=notebooks_command)
 
 

@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import importlib.machinery
-import importlib.util
-import itertools
 import json
 import os
 import re
@@ -32,20 +29,16 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from grader.files import cache_home, resolve_target
+from grader.files import resolve_target
 from grader.manifest import Exercise, exercise_for_check_file, load_manifest
 from grader.progress import Progress, Verdict, fingerprint, judge, percent
-from grader.warm import SEALED_CACHE_ENV
-
-N_DEVICES = 8
-NO_CACHE_ENV = "JAX_KATAS_NO_CACHE"
-REAL_DEVICES_ENV = "JAX_KATAS_REAL_DEVICES"
-_module_ids = itertools.count()
+from grader.jaxsetup import N_DEVICES, JaxSetupError, cache_dir  # noqa: F401 - cache_dir re-exported
+from grader.loading import ExerciseModule, load_exercise  # noqa: F401 - re-exported
+from grader.jaxsetup import configure_jax as _configure_jax
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,125 +53,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("kata_check_timeout", "time limit per exercise check, seconds (pytest's own `timeout` "
                                         "guards the project's tests against hangs)", default="60")
     group.addoption(
+        "--examiner", action="store_true", default=False,
+        help="check the way the grader does: import the exercises only in a separate subject process "
+             "and judge them from this one (no sandbox; `grader grade` adds it)")
+    group.addoption(
+        "--kata-subject", default=None, metavar="FILE",
+        help="(used by `grader`) how to start the subject process that runs the submission: a JSON "
+             "file written by the grader; implies --examiner")
+    group.addoption(
+        "--kata-results", default=None, metavar="FILE",
+        help="write each check's outcome and failure code to FILE (JSON), e.g. to compare two runs")
+    group.addoption(
         "--kata-channel", default=None, metavar="FD", type=int,
         help="(used by `grader`) read the result channel's key from descriptor FD and report "
              "each check over it, signed")
 
 
-# --- JAX set-up ---------------------------------------------------------------------
-
-
-def cache_dir() -> Path:
-    """Per-user folder for JAX's persistent compilation cache."""
-    return cache_home() / "jax-katas" / "xla"
-
-
 def configure_jax(n_devices: int = N_DEVICES) -> str:
-    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line."""
-    import jax
-
-    real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
+    """grader.jaxsetup.configure_jax, its failure as a pytest usage error."""
     try:
-        if not real:
-            jax.config.update("jax_platforms", "cpu")
-            jax.config.update("jax_num_cpu_devices", n_devices)
-        # The katas teach JAX's default 32-bit types; a JAX_ENABLE_X64 in the shell must not change them.
-        jax.config.update("jax_enable_x64", False)
-    except RuntimeError as error:
-        raise pytest.UsageError(
-            f"JAX was started before the katas could give it {N_DEVICES} CPU devices ({error}). "
-            f"Something imported and used JAX before pytest loaded the katas plugin.") from error
-    cache = "off"
-    if not os.environ.get(NO_CACHE_ENV):
-        folder = cache_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        jax.config.update("jax_compilation_cache_dir", str(folder))
-        # The katas' programs are tiny: cache them all, not only slow compiles.
-        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
-        # JAX otherwise writes the cache's own path into every program's compile options, so a
-        # cache copied elsewhere (the warm start, each submission's own) would never be hit.
-        jax.config.update("jax_persistent_cache_enable_xla_caches", "none")
-        cache = str(folder)
-        sealed = os.environ.get(SEALED_CACHE_ENV)
-        if sealed and _add_sealed_tier(Path(sealed)):
-            cache += f" (and the sealed programs in {sealed})"
-    _share_one_mlir_context()
-    count = jax.device_count()  # starts the backend: the device count is now fixed
-    if not real and count != n_devices:
-        raise pytest.UsageError(
-            f"the katas need {n_devices} virtual CPU devices but JAX has {count}. Unset XLA_FLAGS "
-            f"/ JAX_PLATFORMS overrides, or set {REAL_DEVICES_ENV}=1 to use real devices.")
-    return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
-
-
-def _share_one_mlir_context() -> None:
-    """Lower every program in one MLIR context per thread instead of a new one each time.
-
-    JAX makes a fresh context for each program it lowers, loading every
-    dialect into it (5 ms): a check process lowers hundreds of small
-    programs, and the contexts cost a sixth of its time and half its memory.
-    The programs are the same; only where MLIR keeps them changes. (A private
-    JAX hook: where it moved, JAX keeps making its own.)
-    """
-    try:
-        from jax._src.interpreters import mlir
-    except ImportError:
-        return
-    make = getattr(mlir, "make_ir_context", None)
-    if make is None or getattr(make, "katas_shared", False):
-        return
-    per_thread = threading.local()
-
-    def shared_context() -> Any:
-        if getattr(per_thread, "context", None) is None:
-            per_thread.context = make()
-        return per_thread.context
-
-    shared_context.katas_shared = True
-    shared_context.original = make
-    mlir.make_ir_context = shared_context
-
-
-class _SealedTier:
-    """JAX's own cache, and behind it a read-only folder of programs that is opened by key only.
-
-    The grader's sandbox shows a submission the warm programs (grader.warm) in
-    a folder it may not list: a program is found only by its key, a hash of
-    the exact program, so only code that compiles that very program gets it.
-    What this process compiles goes to its own cache, never there.
-    """
-
-    def __init__(self, own: Any, sealed: Path) -> None:
-        self._own, self._sealed = own, sealed
-        self._path = getattr(own, "_path", None)  # JAX logs it on a reset
-
-    def get(self, key: str) -> bytes | None:
-        found = self._own.get(key)
-        if found is None:
-            try:
-                found = (self._sealed / f"{key}-cache").read_bytes()
-            except OSError:  # not there (or not readable): a miss
-                return None
-        return found
-
-    def put(self, key: str, value: bytes) -> None:
-        self._own.put(key, value)
-
-
-def _add_sealed_tier(sealed: Path) -> bool:
-    """Put the sealed programs behind JAX's persistent cache (a private JAX hook: False if it moved)."""
-    try:
-        from jax._src import compilation_cache
-    except ImportError:
-        return False
-    if not hasattr(compilation_cache, "_initialize_cache") or not hasattr(compilation_cache, "_cache"):
-        return False
-    compilation_cache._initialize_cache()
-    if compilation_cache._cache is None:
-        return False
-    compilation_cache._cache = _SealedTier(compilation_cache._cache, sealed)
-    return True
+        return _configure_jax(n_devices)
+    except JaxSetupError as error:
+        raise pytest.UsageError(str(error)) from error
 
 
 # --- where the code under test comes from --------------------------------------------
@@ -197,6 +93,8 @@ class KataState:
     progress: Progress | None = None  # the progress file, once this run's results are in
     failed_hard: dict[str, str] = field(default_factory=dict)  # exercise id -> why (timeout, memory)
     restart: bool = False  # the grader's process must end after this check's report
+    session: Any = None  # under --examiner: the connection to the subject that imports the exercises
+    results: dict[str, list[str]] | None = None  # under --kata-results: nodeid -> [outcome, code]
     _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
 
     def exercise_for(self, path: Path) -> Exercise | None:
@@ -260,11 +158,40 @@ def pytest_configure(config: pytest.Config) -> None:
     if handshake_fd is not None:
         state.channel, state.key = _open_channel(handshake_fd)
         config.pluginmanager.register(_PlainReports(), "katas-plain-reports")
-    elif state.target.resolve() == checks_dir.resolve():
+    elif state.target.resolve() == checks_dir.resolve() and not _examines(config):
         state.learner = LearnerRun()  # the learner's own files: track progress
+    if _examines(config):
+        state.session = _start_examining(config, state)
+    if config.getoption("kata_results"):
+        state.results = {}
     config.stash[_STATE] = state
     global _config
     _config = config
+
+
+def _examines(config: pytest.Config) -> bool:
+    return bool(config.getoption("examiner") or config.getoption("kata_subject"))
+
+
+def _start_examining(config: pytest.Config, state: KataState) -> Any:
+    """This process judges; the exercises are imported only in a subject process (grader.remote)."""
+    from grader.checks import site
+    from grader.remote.examiner import RemoteSite, Session, SubjectConfig, forbid_inspection
+
+    forbid_inspection()
+    path = config.getoption("kata_subject")
+    if path:
+        subject = SubjectConfig.load(Path(path))
+    else:
+        import tempfile
+
+        log = tempfile.NamedTemporaryFile(prefix="katas-subject-", suffix=".log", delete=False)
+        log.close()
+        subject = SubjectConfig(submission=str(state.target), env=dict(os.environ), log=log.name)
+    session = Session(subject)
+    session.launch()  # the subject imports JAX while this process collects the checks
+    site.install(RemoteSite(session))
+    return session
 
 
 _exit_status: int | None = None
@@ -304,6 +231,9 @@ def _open_channel(handshake_fd: int) -> tuple[Any, bytes]:
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
+    if state is not None and state.session is not None:
+        _write(config, {"event": "session", "round_trips": state.session.round_trips})
+        state.session.stop()
     if state is not None and state.channel is not None:
         state.channel.close()
         # Every result is reported and the grader ends this process's group next: skip the
@@ -321,82 +251,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # --- the exercise fixture ------------------------------------------------------------
 
 
-class ExerciseModule:
-    """The learner's module, with friendly failures for missing names.
-
-    Attribute reads go to the module; a missing one fails the check with
-    "has no function ..." instead of an AttributeError traceback. Attribute
-    writes go to the module too, so checks can change its globals.
-    """
-
-    def __init__(self, module: ModuleType, label: str) -> None:
-        object.__setattr__(self, "module", module)
-        object.__setattr__(self, "label", label)
-
-    def __getattr__(self, name: str) -> Any:
-        from grader.checks import fail
-
-        try:
-            return getattr(self.module, name)
-        except AttributeError:
-            fail(f"{self.label} has no `{name}`: the checks use it by that name. Keep the names "
-                 f"and signatures the exercise gives (restore the stub with git if needed).", "missing")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self.module, name, value)
-
-
-def load_exercise(path: Path, label: str) -> ExerciseModule:
-    """Import a fresh copy of the exercise file; import problems become check failures."""
-    from grader.checks import KataFailure
-
-    if not path.is_file():
-        raise KataFailure(f"{label} is missing (looked for {path.name} in {path.parent}).", "missing")
-    name = f"kata_{path.stem}_{next(_module_ids)}"
-    spec = importlib.util.spec_from_file_location(name, path, loader=_SameCodeLoader(name, str(path)))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # some libraries (dataclasses, pickling) look modules up here
-    try:
-        _import(spec, module, label)
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
-    return ExerciseModule(module, label)
-
-
-class _SameCodeLoader(importlib.machinery.SourceFileLoader):
-    """Compiles each version of a file once: every check imports the exercise afresh (a new
-    module, new globals), but the same source makes the same code object."""
-
-    _compiled: dict[tuple[str, bytes], Any] = {}
-
-    def get_code(self, fullname: str) -> Any:
-        import hashlib
-
-        source = self.get_data(self.path)
-        key = (self.path, hashlib.sha256(source).digest())
-        if key not in self._compiled:
-            self._compiled[key] = self.source_to_code(source, self.path)
-        return self._compiled[key]
-
-
-def _import(spec: Any, module: ModuleType, label: str) -> None:
-    from grader.checks import KataFailure
-
-    try:
-        spec.loader.exec_module(module)
-    except SyntaxError as error:
-        raise KataFailure(f"{label} has a syntax error on line {error.lineno}: {error.msg}",
-                          "syntax-error") from None
-    except SystemExit as error:
-        raise KataFailure(f"{label} called exit ({error.code!r}) while being imported", "import-error") from None
-    except NotImplementedError:
-        raise
-    except Exception as error:  # noqa: BLE001 - any import failure is the learner's to fix
-        code = "memory-limit" if isinstance(error, MemoryError) else "import-error"
-        raise KataFailure(f"importing {label} raised {type(error).__name__}: {error}", code) from error
-
-
 @pytest.fixture
 def exercise(request: pytest.FixtureRequest) -> Iterator[ExerciseModule]:
     """A fresh import of the exercise this check file belongs to, from `--target`.
@@ -409,6 +263,14 @@ def exercise(request: pytest.FixtureRequest) -> Iterator[ExerciseModule]:
     entry = state.exercise_for(Path(request.path))
     if entry is None:
         raise pytest.UsageError(f"{request.path} is not the check file of any exercise in the manifest")
+    if state.session is not None:  # the exercise is imported in the subject, never here
+        from grader.remote.examiner import load
+
+        try:
+            yield load(state.session, entry.path, entry.path)
+        finally:
+            state.session.end_check()
+        return
     module = load_exercise(state.target / entry.path, entry.path)
     yield module
     sys.modules.pop(module.module.__name__, None)
@@ -476,9 +338,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         return report
     if timed_out:
         report.kata_reason += f" in {entry.id}"
-    if report.kata_code in HARD_FAILURES:
+    refused = getattr(exc, "refused", "")
+    if refused:
+        report.kata_refused = refused
+    # Under --examiner the subject's crash or refusal ends that exercise (its process is gone).
+    if report.kata_code in HARD_FAILURES or state.session is not None and report.kata_code in ("crash", "refused"):
         state.failed_hard.setdefault(entry.id, report.kata_reason)
-        if report.kata_code == "memory-limit" and state.channel is not None:
+        if report.kata_code == "memory-limit" and state.channel is not None and state.session is None:
             state.restart = True  # the grader starts a fresh process for the next exercise
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
@@ -640,6 +506,10 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     entry = state.exercise_for(Path(item.path))
     if entry is None:
         return None
+    if state.session is not None:
+        # A fresh subject (the first, or one after a crash) starts JAX before the check's time runs.
+        with contextlib.suppress(Exception):  # a subject that cannot start fails the check itself
+            state.session.start()
     in_main = threading.current_thread() is threading.main_thread()
     timer = _CheckTimer(item, entry, check_timeout(item.config),
                         use_signal=settings.method == "signal" and in_main,
@@ -792,6 +662,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int):
     """Record the learner's results, then close with the summary, after pytest's own last line."""
     result = yield
     state = session.config.stash.get(_STATE, None)
+    if state is not None and state.results is not None:
+        from grader.files import write_atomically
+
+        write_atomically(Path(session.config.getoption("kata_results")), json.dumps(state.results, indent=1))
     if state is not None and session.items and all(state.exercise_for(Path(i.path)) for i in session.items):
         global _exit_status
         _exit_status = int(session.exitstatus)  # a run of exercise checks alone: skip the teardown
@@ -867,7 +741,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if state is not None and state.learner is not None:
         _note_outcome(state.learner, report)
     outcomes = _pending.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0,
-                                                   "reason": "", "error": "", "code": ""})
+                                                   "reason": "", "error": "", "code": "", "refused": ""})
     outcomes["duration"] += report.duration
     if report.failed or (report.skipped and outcomes["outcome"] == "passed"):
         if outcomes["outcome"] != "failed":
@@ -875,9 +749,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcomes["reason"] = getattr(report, "kata_reason", "") or (
                 "skipped" if report.skipped else "failed")
             outcomes["error"] = getattr(report, "kata_error", "")
+            outcomes["refused"] = getattr(report, "kata_refused", "")
             outcomes["code"] = getattr(report, "kata_code", "") or ("" if report.skipped else "error")
     if report.when == "teardown":
-        _write(_config, {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)})
+        record = {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)}
+        if state is not None and state.results is not None:
+            state.results[report.nodeid] = [record["outcome"], record["code"]]
+        _write(_config, record)
         if state is not None and state.restart:
             # This process ran out of memory: what it holds may starve the next exercise.
             # End it here; the grader carries on with the remaining checks in a fresh one.

@@ -23,7 +23,7 @@ from grader.grading import ExerciseGrade, Grade
 from grader.manifest import Exercise
 from grader.messages import shown
 
-SCHEMA_VERSION = 3  # 3: failure codes per check and exercise, the isolation mode
+SCHEMA_VERSION = 4  # 3: failure codes per check and exercise, the isolation mode; 4: examiner round trips
 HIDDEN_FAILED = "a hidden check failed: the visible checks are not the whole story, try other inputs"
 
 
@@ -39,7 +39,7 @@ def to_json(report: Grade) -> dict:
         "needs_review": report.needs_review,
         "review": [shown(note) for note in report.review_notes()],
         "isolation": {"mode": report.isolation.mode, "guarantee": report.isolation.guarantee,
-                      "note": report.isolation.why},
+                      "note": report.isolation.why, "round_trips": report.round_trips},
         "exercises": [
             {
                 "id": e.exercise.id,

@@ -1,11 +1,15 @@
-"""Run checks in a child pytest process and collect trusted per-check results.
+"""Run checks in a child pytest process, the examiner, and collect its per-check results.
 
-The child is started with `python -I`, plugin autoloading off, an explicit
-config and rootdir, a scrubbed environment and resource limits. It reports
-each check over a private pipe: at start-up the child's plugin reads a random
-key and the pipe's descriptor from a second, one-shot pipe (and closes it)
-before any submission code is imported, and signs every record with the key. Stdout, exit codes and files the child writes never count, and
-a record with a bad signature is evidence of tampering.
+The examiner is started with `python -I`, plugin autoloading off, an explicit
+config and rootdir, a scrubbed environment and resource limits, and
+`--kata-subject`: it never imports the submission, but starts a subject
+process for it (in the sandbox, see grader.remote) and judges what the
+subject reports. It reports each check over a private pipe, signed with a
+random key read at start-up from a second, one-shot pipe. No submission code
+runs in the examiner; the key and the signature are a second lock for the
+fallback without a sandbox, where a subject runs as the same user. Stdout,
+exit codes and files either process writes never count, and a record with a
+bad signature is evidence of tampering.
 
 A check that hangs past its limit or kills the child is failed with the
 reason, and a new child carries on with the checks that have not reported.
@@ -40,6 +44,7 @@ class CheckResult:
     error: str = ""
     duration: float = 0.0
     code: str = ""  # the kind of mistake, a key of checks.FAILURE_CODES ("" when passed)
+    refused: str = ""  # what the subject's audit hook refused (a review flag), if anything
 
     @property
     def passed(self) -> bool:
@@ -51,6 +56,7 @@ class RunResult:
     collected: list[dict] = field(default_factory=list)  # [{"nodeid", "exercise", "hidden"}]
     checks: dict[str, CheckResult] = field(default_factory=dict)
     forged: int = 0  # records with a bad signature: someone wrote to the channel
+    round_trips: int = 0  # requests the examiner sent the subject
     output: str = ""  # the children's stdout/stderr, for diagnosing harness trouble
     error: str = ""  # set when no check could run at all
 
@@ -72,18 +78,19 @@ _OUT_OF_MEMORY = ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of me
                   "Cannot allocate memory")
 
 
-def pytest_command(workspace: Workspace, limits: Limits, args: list[str],
-                   sandbox: list[str] = ()) -> list[str]:
-    return [*limits.launcher(), *sandbox, sys.executable, "-I", "-B", "-m", "pytest",
+def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
+    """The examiner's command line (the subject's is in the workspace's subject.json)."""
+    return [*limits.launcher(), sys.executable, "-I", "-B", "-m", "pytest",
             "-c", str(workspace.config), "--rootdir", str(workspace.root),
             "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
             "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
+            "--kata-subject", str(workspace.subject_config),
             "--timeout", str(limits.check_seconds), "--check-timeout", str(limits.check_seconds), *args]
 
 
 def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
                env: dict[str, str] | None = None, user: str | None = None,
-               restore: Callable[[], object] = lambda: None, sandbox: list[str] = ()) -> RunResult:
+               restore: Callable[[], object] = lambda: None) -> RunResult:
     """Run the checks in `paths` (relative to the workspace); every collected check ends with a result.
 
     The first child's signed list of collected checks, sent before any
@@ -93,16 +100,17 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
     timeout, the memory limit, a crash): each would cost the same limit
     again. The remaining checks run in a fresh child. `restore` runs before
     each such restart, to undo whatever the crashed child changed in the
-    workspace. `sandbox` prefixes each child's command (see grader.sandbox).
+    workspace.
     """
     result = RunResult()
     deadline = time.monotonic() + limits.submission_seconds
     args = list(paths)
     while True:
-        child = _Child(pytest_command(workspace, limits, args, sandbox), workspace, env or workspace.env(), user)
+        child = _Child(pytest_command(workspace, limits, args), workspace, env or workspace.env(), user)
         records, exit_note, output = child.run(limits, deadline)
         result.output += output
         result.forged += child.forged
+        result.round_trips += sum(int(r.get("round_trips", 0)) for r in records if r["event"] == "session")
         if not result.collected:
             result.collected = next((r["checks"] for r in records if r["event"] == "collected"), [])
             if not result.collected:
@@ -145,7 +153,7 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
 
 def _trusted_result(record: dict, limits: Limits) -> CheckResult:
     result = CheckResult(record["nodeid"], record["outcome"], record["reason"], record["error"],
-                         record["duration"], record.get("code", ""))
+                         record["duration"], record.get("code", ""), str(record.get("refused", "")))
     if result.code == "memory-limit":
         result.reason = f"{_memory_note(limits)} ({result.reason})"
     return result

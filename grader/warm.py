@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from grader import REPO_ROOT, __version__
+from grader.jaxsetup import SEALED_CACHE_ENV  # noqa: F401 - re-exported
 
-SEALED_CACHE_ENV = "KATAS_SEALED_CACHE"  # set by the grader for a check process: the sealed folder
 WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
 _CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
 

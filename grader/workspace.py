@@ -1,13 +1,15 @@
 """A fresh, isolated folder to grade one submission in.
 
-It holds the pristine checks of the exercises being graded and the manifest
-(`exercises/`), their hidden checks apart (`hidden/`, deleted by the check
-process once collected, so code under test cannot read them), an explicit
-pytest config, empty home/tmp/cache folders, and *only* the manifest-listed
-exercise files copied from the submission (`submission/`). Nothing else a
-submission carries (a `conftest.py`, `pytest.ini`, `sitecustomize.py`, `.pth`,
-`__pycache__`, extra test files, symlinks) ever reaches the check process,
-and nothing of the repository but its checks: no solutions, packed or plain.
+The examiner's side holds the pristine checks of the exercises being graded
+and the manifest (`exercises/`), their hidden checks apart (`hidden/`, deleted
+by the examiner once collected), an explicit pytest config and the examiner's
+own home/tmp/cache. The subject's side (`subject/`, the only part the subject
+process is shown) holds *only* the manifest-listed exercise files copied from
+the submission (`subject/submission/`) and the subject's own empty
+home/tmp/cache. Nothing else a submission carries (a `conftest.py`,
+`pytest.ini`, `sitecustomize.py`, `.pth`, `__pycache__`, extra test files,
+symlinks) is ever loaded, and nothing of the repository but its checks is
+here: no solutions, packed or plain.
 """
 
 from __future__ import annotations
@@ -42,8 +44,22 @@ class Workspace:
         return self.root / "exercises"
 
     @property
+    def subject_root(self) -> Path:
+        """All the subject process may see of the workspace."""
+        return self.root / "subject"
+
+    @property
     def submission(self) -> Path:
-        return self.root / "submission"
+        return self.subject_root / "submission"
+
+    @property
+    def subject_config(self) -> Path:
+        return self.root / "subject.json"
+
+    @property
+    def subject_writable(self) -> tuple[Path, ...]:
+        """What the subject may write: its own home, tmp and cache."""
+        return tuple(self.subject_root / name for name in ("home", "tmp", "cache"))
 
     @property
     def hidden(self) -> Path:
@@ -55,7 +71,7 @@ class Workspace:
 
     @property
     def writable(self) -> tuple[Path, ...]:
-        """What the check process may write: its home, tmp and cache, and the hidden checks it deletes."""
+        """What the examiner may write: its home, tmp and cache, and the hidden checks it deletes."""
         return tuple(self.root / name for name in ("home", "tmp", "cache", HIDDEN_DIR))
 
     def check_paths(self, exercises: tuple[Exercise, ...]) -> list[str]:
@@ -65,10 +81,17 @@ class Workspace:
                         if (self.hidden / e.hidden_check_path).is_file()]
 
     def env(self, cache: Path | None = None) -> dict[str, str]:
-        """The child's environment: the parent's, scrubbed, with a private home, tmp and cache."""
+        """The examiner's environment: the parent's, scrubbed, with a private home, tmp and cache."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED_PREFIXES)}
         env.update(HOME=str(self.root / "home"), TMPDIR=str(self.root / "tmp"),
                    XDG_CACHE_HOME=str(cache or self.root / "cache"), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+        return env
+
+    def subject_env(self, cache: Path | None = None) -> dict[str, str]:
+        """The subject's environment: scrubbed like the examiner's, with its own home, tmp and cache."""
+        env = self.env(cache)
+        home, tmp, own_cache = self.subject_writable
+        env.update(HOME=str(home), TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache or own_cache))
         return env
 
 
@@ -85,6 +108,9 @@ def build_workspace(root: Path, repo: Path, exercises: tuple[Exercise, ...],
     root.mkdir(parents=True)
     for name in ("home", "tmp", "cache"):
         (root / name).mkdir()
+    workspace.subject_root.mkdir()
+    for folder in workspace.subject_writable:
+        folder.mkdir()
     return workspace, lay_out(workspace, repo, exercises, source)
 
 

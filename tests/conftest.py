@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from support import Runs
+from grader.soundness import Proof
+from support import new_proof
 
 
-_RUNS: list[Runs] = []
+_RUNS: list[Proof] = []
 
 
 @pytest.fixture(scope="session")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
-    runs = Runs(tmp_path_factory.mktemp("runs"))
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Proof:
+    """The soundness proof of this repository (grader.soundness), its targets graded once."""
+    runs = new_proof(tmp_path_factory.mktemp("runs"))
     _RUNS.append(runs)
     yield runs
-    runs.pool.shutdown(cancel_futures=True)
+    runs.close()
 
 
 
@@ -25,7 +27,7 @@ def _grade_targets_from_the_start(request: pytest.FixtureRequest) -> None:
     """When the soundness tests are in this run, start grading their targets before the first
     test, so that the two workers overlap every other test instead of waiting for the first ask."""
     if any(item.path.name == "test_suite_soundness.py" for item in request.session.items):
-        request.getfixturevalue("runs").start_all()
+        request.getfixturevalue("runs").start()
 
 
 @pytest.fixture(scope="session")

@@ -680,3 +680,189 @@ def test_within_seconds_stops_a_check_stuck_in_compiled_code(tmp_path):
         checks.within_seconds(3, spins_forever, load_exercise(path, "endless.py"), what="spin(0)",
                               why="no cap")
     assert caught.value.code == "timeout"
+
+
+# --- mechanisms, not symptoms ---------------------------------------------------------------------
+
+
+def _walk(step_key):
+    """A ±1 walk of 50 steps in one scan; `step_key(key, position, i)` makes each step's key."""
+    def run(key):
+        def step(position, i):
+            move = jnp.where(jax.random.bernoulli(step_key(key, position, i)), 1, -1)
+            return position + move, position + move
+        return lax.scan(step, jnp.int32(0), jnp.arange(50))[1]
+    return run
+
+
+def test_key_reuse_is_seen_through_key_data():
+    key = jax.random.key(0)
+
+    def parent_reused(k):
+        raw = jax.random.key_data(k)
+        _, second = jax.random.split(raw)
+        return jax.random.normal(raw, (3,)), jax.random.normal(second, (3,))
+
+    program = checks.program_of(parent_reused, key, what="two draws")
+    with pytest.raises(KataFailure, match="key_data") as caught:
+        checks.assert_keys_used_once(program, what="two draws")
+    assert caught.value.code == "key-reuse"
+    legit = checks.program_of(lambda k: jax.random.normal(jax.random.key_data(k), (3,)), key, what="one")
+    checks.assert_keys_used_once(legit, what="one draw")
+    # A base key the caller passes again must not be consumed: fold_in is fine, split is not.
+    folded = checks.program_of(lambda k, s: jax.random.normal(jax.random.fold_in(k, s), (2,)), key, 3, what="f")
+    checks.assert_keys_used_once(folded, what="fold_in", keep=(0,))
+    split = checks.program_of(lambda k, s: jax.random.normal(jax.random.split(k, 9)[s], (2,)), key, 3, what="s")
+    with pytest.raises(KataFailure, match="consumes the base key"):
+        checks.assert_keys_used_once(split, what="split", keep=(0,))
+
+
+def test_draws_are_counted_so_copies_of_one_draw_fail():
+    key = jax.random.key(1)
+    rolled = checks.program_of(lambda k: (lambda a: (a, jnp.roll(a, 1)))(jax.random.normal(k, (8,))), key, what="r")
+    assert checks.drawn_values(rolled) == 8
+    with pytest.raises(KataFailure, match="copies of those draws") as caught:
+        checks.assert_draws(rolled, 16, what="two views", values="2 x 8 values")
+    assert caught.value.code == "not-independent"
+    two = checks.program_of(lambda k: [jax.random.normal(s, (8,)) for s in jax.random.split(k)], key, what="t")
+    checks.assert_draws(two, 16, what="two views", values="2 x 8 values")
+    # A draw thrown away does not count; a draw inside a scan counts once per step.
+    decoy = checks.program_of(lambda k: jax.random.normal(k, (4,)) * 0.0, key, what="d")
+    assert checks.drawn_values(decoy) == 0
+    assert checks.drawn_values(checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, i)), key)) == 50
+
+
+def test_keys_derived_from_drawn_values_fail():
+    key = jax.random.key(2)
+    by_position = checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, p)), key, what="walk")
+    with pytest.raises(KataFailure, match="derives a key from values it drew"):
+        checks.assert_keys_not_from_draws(by_position, what="walk")
+    by_step = checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, i)), key, what="walk")
+    checks.assert_keys_not_from_draws(by_step, what="walk")
+
+
+def test_assert_reuses_program_sees_a_new_jit_per_call():
+    x = jnp.arange(4.0)
+    once = jax.jit(lambda v: v * 2)
+    checks.assert_reuses_program(lambda: once(x), what="once(x)", calls="2 more calls")
+    with pytest.raises(KataFailure, match="compiled 2 time") as caught:
+        checks.assert_reuses_program(lambda: jax.jit(lambda v: v * 3)(x), what="fresh(x)", calls="2 more calls")
+    assert caught.value.code == "recompiles"
+
+
+def test_max_traces_counts_traces_with_chex_and_speaks_plainly():
+    def double(v):
+        return v * 2
+
+    with checks.max_traces(double, 1, what="one shape") as counted:
+        jax.jit(counted)(jnp.ones(5))
+        jax.jit(counted)(jnp.ones(5))
+    with pytest.raises(KataFailure, match="traced double more than 1 time") as caught:
+        with checks.max_traces(double, 1, what="two shapes") as counted:
+            jax.jit(counted)(jnp.ones(6))
+            jax.jit(counted)(jnp.ones(7))
+    assert caught.value.code == "repeated-work" and "Chex" not in str(caught.value)
+
+
+def test_chex_backed_assertions_keep_the_checks_own_words():
+    for call in (lambda: checks.assert_close({"a": 1.0}, {"b": 1.0}, what="f"),
+                 lambda: checks.assert_close(np.ones(2), np.ones(3), what="f"),
+                 lambda: checks.assert_close(np.ones(2), np.zeros(2), what="f"),
+                 lambda: checks.assert_shape_dtype(np.ones(2, np.int32), (2,), np.float32, what="f")):
+        with pytest.raises(KataFailure) as caught:
+            call()
+        assert "Chex" not in str(caught.value) and str(caught.value).startswith("f")
+    checks.assert_close(np.array([np.nan, 1.0]), np.array([np.nan, 1.0]), what="f")  # NaN equals NaN
+
+
+def test_host_reads_see_printing_and_formatting():
+    x = jnp.arange(3.0) * 2
+    with checks.host_reads() as reads:
+        jnp.stack([x, x])  # stays on the device
+    assert reads == []
+    with checks.host_reads() as reads:
+        print(x)
+        f"{x[0]}"
+    assert reads == ["float32[3]", "float32[]"]
+
+
+def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():
+    layer = lambda w, b: jnp.tanh(w @ jnp.ones(2) + b)  # noqa: E731
+    w, b = jnp.ones((5, 3, 2)), jnp.ones(3)
+    checks.assert_no_stacked_copies(lambda w, b: jax.vmap(layer, in_axes=(0, None))(w, b), w, b,
+                                    shared={"[1]": "b"}, copies=5, what="mapped")
+    tiled = lambda w, b: jax.vmap(layer)(w, jnp.tile(b, (5, 1)))  # noqa: E731
+    with pytest.raises(KataFailure, match=r"float32\[5,3\] from b alone"):
+        checks.assert_no_stacked_copies(tiled, w, b, shared={"[1]": "b"}, copies=5, what="tiled")
+
+
+def test_received_bytes_count_every_way_of_gathering():
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("d",))
+    x = jax.device_put(np.ones((2 * n, 3), np.float32), NamedSharding(mesh, P("d")))
+    ring = [(i, (i + 1) % n) for i in range(n)]
+    block = 2 * 3 * 4
+
+    def mapped(body):
+        return jax.shard_map(body, mesh=mesh, in_specs=P("d"), out_specs=P("d"))
+
+    def passed_round(b):  # n - 1 hops: every block reaches every device
+        total = b
+        for _ in range(n - 1):
+            b = lax.ppermute(b, "d", ring)
+            total = total + b
+        return total
+
+    def looped(b):
+        return lax.fori_loop(0, n - 1, lambda i, c: (lax.ppermute(c[0], "d", ring), c[1] + c[0]), (b, b))[1]
+
+    one_hop = checks.compiled_program(mapped(lambda b: lax.ppermute(b, "d", ring)), x, what="ring")
+    assert sum(r for *_, r in one_hop.received()) == block
+    for body in (passed_round, looped, lambda b: lax.all_gather(b, "d", tiled=True)[: b.shape[0]]):
+        received = sum(r for *_, r in checks.compiled_program(mapped(body), x, what="gather").received())
+        assert received == (n - 1) * block, body
+    with pytest.raises(KataFailure, match="receives about") as caught:
+        checks.assert_receives_at_most(mapped(passed_round), x, limit=block, what="gather", allowed="one block")
+    assert caught.value.code == "wrong-collective"
+
+
+def test_transfers_lists_every_copy_and_host_data():
+    devices = jax.devices()
+    a = jax.device_put(np.ones((2, 3), np.float32), devices[0])
+    b = jax.device_put(np.ones(3, np.float32), devices[-1])
+
+    def round_about(a, b):
+        jax.device_put(b, a.sharding)  # a decoy copy first
+        return jax.device_put(jax.device_put(a, b.sharding) + b, a.sharding)
+
+    program = checks.program_of(lambda: round_about(a, b), what="add")
+    assert [shape for shape, _, _ in program.transfers()] == [(3,), (2, 3), (2, 3)]
+    host = checks.program_of(lambda: jax.device_put(np.asarray(a) + np.asarray(b), a.sharding), what="host")
+    assert host.host_constants() == [(2, 3)]
+
+
+def test_a_while_loop_must_stop_on_what_it_computes():
+    def counted(x, bound):
+        return lax.fori_loop(0, 10 + 0 * bound, lambda i, v: v / 2, x)
+
+    def converging(x, tol):
+        return lax.while_loop(lambda v: v > tol, lambda v: v / 2, x)
+
+    checks.assert_loop_stops_on_data(checks.program_of(converging, 8.0, 1.0, what="w"), what="converging")
+    with pytest.raises(KataFailure, match="stops on a step count alone"):
+        checks.assert_loop_stops_on_data(checks.program_of(counted, 8.0, 3, what="c"), what="counted")
+
+
+def test_a_setting_left_as_found_from_both_starting_values():
+    def resets_to_off():
+        jax.config.update("jax_debug_nans", True)
+        jax.config.update("jax_debug_nans", False)
+
+    before = checks.read_setting("jax_debug_nans")
+    with pytest.raises(KataFailure, match="called with jax_debug_nans on, left it off") as caught:
+        checks.assert_leaves_setting(resets_to_off, "jax_debug_nans", what="f()")
+    assert caught.value.code == "global-setting"
+    checks.assert_leaves_setting(lambda: None, "jax_debug_nans", what="f()")
+    assert checks.read_setting("jax_debug_nans") == before

@@ -14,6 +14,7 @@ import pytest
 
 from grader import gradebooks
 from grader.gradebooks import RosterProblem, load_roster, write_gradebooks
+from grader.manifest import Assignment
 from lms import canvas_import, moodle_import
 from support import ALL_EXERCISES
 
@@ -92,10 +93,29 @@ def test_students_the_lms_cannot_take_are_named(written):
     assert any("without a graded submission" in w and "fay-gh" in w for w in warnings)
 
 
-def test_one_grade_column_per_assignment_and_for_now_one_for_the_course():
-    (column,) = gradebooks.columns(EXERCISES)
-    assert (column.title, column.exercise_ids, column.points_possible) == \
+def test_one_grade_column_per_assignment():
+    (course,) = gradebooks.columns(EXERCISES)  # a manifest without assignments: the course in one column
+    assert (course.title, course.exercise_ids, course.points_possible) == \
         ("JAX Katas", tuple(e.id for e in EXERCISES), TOTAL)
+    first, second = ALL_EXERCISES[0], ALL_EXERCISES[-1]
+    week_1 = Assignment("week-1", (first, ALL_EXERCISES[1]))
+    week_9 = Assignment("week-9", (second,))
+    graded = (first, ALL_EXERCISES[2], second)  # one of week-1's, one in no assignment, week-9's
+    assert [(c.title, c.exercise_ids, c.points_possible) for c in gradebooks.columns(graded, (week_1, week_9))] == [
+        ("week-1", (first.id,), first.points), ("week-9", (second.id,), second.points),
+        ("JAX Katas", (ALL_EXERCISES[2].id,), ALL_EXERCISES[2].points)]
+
+
+def test_each_assignment_is_a_column_canvas_and_moodle_fill(tmp_path):
+    week_1 = Assignment("week-1", EXERCISES[:3])
+    week_2 = Assignment("week-2", EXERCISES[3:])
+    write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(ROSTER), (week_1, week_2))
+    canvas = canvas_import((tmp_path / "canvas.csv").read_bytes())
+    assert canvas["assignments"] == {"week-1": 3, "week-2": 3}
+    assert canvas["students"][0][-1] == {"week-1": 3, "week-2": 3} and canvas["students"][1][-1] == \
+        {"week-1": 1, "week-2": 0}
+    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"week-1": 3, "week-2": 3})
+    assert moodle["grades"]["emuller"] == {"week-1": 2, "week-2": 1}
 
 
 @pytest.mark.parametrize("text, problem", [

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from grader import REPO_ROOT
+from grader import REPO_ROOT, reports
 from support import ALL_EXERCISES, EXERCISES, ONLY, PURITY, PURITY_IDS
 
 MAX = sum(e.points for e in EXERCISES)
@@ -22,23 +22,24 @@ def _grader(*args: str, cwd=REPO_ROOT) -> subprocess.CompletedProcess:
 
 def test_untouched_exercises_score_zero(runs):
     graded = runs.get("stubs")
-    assert graded["returncode"] == 0, graded["stderr"]
-    assert f"total: 0 / {MAX} points" in graded["stdout"]
-    assert graded["json"]["score"] == 0 and graded["json"]["max_score"] == MAX
+    assert not graded.error, graded.error
+    assert f"total: 0 / {MAX} points" in reports.table(graded)
+    assert graded.score == 0 and graded.max_score == MAX
 
 
 def test_reference_solutions_score_full_marks(runs):
     graded = runs.get("solutions")
-    assert graded["returncode"] == 0, graded["stderr"]
-    assert f"total: {MAX} / {MAX} points" in graded["stdout"], graded["stdout"][-2000:]
+    assert not graded.error, graded.error
+    assert f"total: {MAX} / {MAX} points" in reports.table(graded), reports.table(graded)[-2000:]
 
 
 def test_json_results_follow_the_schema(runs):
-    graded = runs.get("solutions")["json"]
+    graded = reports.to_json(runs.get("solutions"))
     assert set(graded) == {"schema_version", "target", "score", "max_score", "seconds", "error",
                            "needs_review", "review", "isolation", "exercises"}
-    assert graded["schema_version"] == 3
+    assert graded["schema_version"] == 4
     assert graded["isolation"]["mode"] in ("namespaces", "process")
+    assert graded["isolation"]["round_trips"] > len(EXERCISES), "every exercise is loaded in the subject"
     assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
     for entry in graded["exercises"]:
         assert set(entry) == {"id", "path", "score", "max_score", "status", "reason", "code", "flags", "checks"}
@@ -53,7 +54,7 @@ def test_every_failure_carries_a_known_code(runs):
     """The class report groups failures by code: every failed check of the stubs has one."""
     from grader.checks import FAILURE_CODES
 
-    graded = runs.get("stubs")["json"]
+    graded = reports.to_json(runs.get("stubs"))
     codes = {check["code"] for entry in graded["exercises"] for check in entry["checks"]
              if check["status"] == "failed"}
     assert codes and codes <= set(FAILURE_CODES), codes - set(FAILURE_CODES)
@@ -98,7 +99,7 @@ def test_a_crash_or_endless_loop_at_import_costs_only_that_exercise(tmp_path):
     assert proc.returncode == 0, proc.stderr
     by_id = {e["id"]: e for e in json.loads(out.read_text())["exercises"]}
     assert "timed out after 3 s in purity-1" in by_id["purity-1"]["reason"]
-    assert "ended the check process early (exit code 3)" in by_id["purity-2"]["reason"]
+    assert "ended the submission's process early (exit code 3)" in by_id["purity-2"]["reason"]
     assert by_id["purity-3"]["score"] == 1
 
 
@@ -110,8 +111,8 @@ def test_unknown_exercise_or_missing_folder_cannot_be_graded(tmp_path):
 
 
 def test_every_manifest_exercise_is_graded(runs):
-    graded = runs.get("stubs")["json"]
-    assert [e["id"] for e in graded["exercises"]] == [e.id for e in EXERCISES]
+    graded = runs.get("stubs")
+    assert [e.exercise.id for e in graded.exercises] == [e.id for e in EXERCISES]
     assert ONLY or len(EXERCISES) == len(ALL_EXERCISES)
 
 

@@ -103,7 +103,7 @@ def test_empty_submission_scores_zero_with_reasons():
 def test_exiting_at_import_costs_only_that_exercise(graded):
     report, by_id = _grade(graded, "exit_at_import")
     assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 1}
-    assert "ended the check process early" in by_id["purity-1"].reason
+    assert "ended the submission's process early" in by_id["purity-1"].reason
     assert report.needs_review and any("exits the process" in n for n in report.review_notes())
 
 
@@ -137,17 +137,21 @@ def test_fake_output_and_result_files_count_for_nothing(graded):
     assert "prints a CI workflow command" in notes and "opens files" in notes
 
 
-def test_forged_results_on_the_channel_are_rejected_and_reported(graded):
+def test_forged_results_on_descriptors_never_reach_the_grader(graded):
+    # The submission runs in the subject, which holds no descriptor of the examiner's result channel:
+    # the forged lines land in the subject's own pipes, where they are garbage, and cost its exercise.
     report, by_id = _grade(graded, "forged_channel")
     assert _scores(by_id) == {"purity-1": 1, "purity-2": 1, "purity-3": 1, "purity-4": 0}
-    assert report.forged_results > 0 and report.needs_review
+    assert report.forged_results == 0 and report.needs_review  # (the scan saw the raw writes)
 
 
 def test_endless_loops_time_out_in_python_and_in_native_code(graded):
     report, by_id = _grade(graded, "endless_loops")
     assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 0}
     assert by_id["purity-1"].reason.endswith("timed out after 6 s in purity-1")
-    assert "timed out after 6 s (stuck; the check process was killed) in purity-4" in by_id["purity-4"].reason
+    # Stuck inside XLA, where Python cannot interrupt it: the examiner, waiting for its answer, is
+    # not stuck, so the limit ends the check on time, and the subject is killed.
+    assert by_id["purity-4"].reason.endswith("timed out after 6 s in purity-4")
 
 
 def test_a_huge_allocation_hits_the_memory_limit(graded):
@@ -165,13 +169,12 @@ def test_hard_coded_visible_answers_fail_the_hidden_checks(graded):
 
 
 def test_rewriting_the_checks_before_a_crash_changes_nothing(graded):
-    # The crash forces a fresh check process; it must see the pristine checks again.
+    # The submission runs in the subject, which is never shown the checks (in the sandbox they are not
+    # there; without it the examiner has already loaded them): the rewrite finds nothing to rewrite, or
+    # rewrites files nobody reads again, and the crash costs the exercise.
     report, by_id = _grade(graded, "rewrite_checks")
     assert _scores(by_id) == {"purity-1": 0, "purity-2": 0, "purity-3": 0, "purity-4": 0}
-    if report.isolation.mode == "namespaces":  # the checks are read-only in the sandbox
-        assert "Read-only file system" in by_id["purity-1"].reason
-    else:  # the rewrite lands; the crash's successor starts from freshly copied checks
-        assert "crashed the check process (SIGABRT)" in by_id["purity-1"].reason
+    assert by_id["purity-1"].code == "crash", by_id["purity-1"].reason
     assert "writes files" in "\n".join(report.review_notes())
 
 

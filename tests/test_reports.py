@@ -264,6 +264,8 @@ def test_a_capped_message_says_how_much_was_cut():
     assert without_scratch_paths(f"at {SCRATCH}/exercises/01_purity/test_a.py:3 and "
                                  f"/var/folders/x/T/katas-batch-ab12/unpacked/alice.zip") == \
         "at exercises/01_purity/test_a.py:3 and unpacked/alice.zip"
+    assert without_scratch_paths(f"('{SCRATCH}/subject/submission/01_purity/a.py', {SCRATCH}/subject/tmp/o.npy)") \
+        == "('exercises/01_purity/a.py', tmp/o.npy)"
 
 
 def test_grading_a_submission_shows_no_scratch_path_and_caps_messages(tmp_path):

@@ -14,8 +14,9 @@ Docs: https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerErro
 Task (fix-it): `fit(w, x, y, steps)` runs `steps` jitted SGD steps and should
 return the final weights and the loss before each step (a float32 array of
 length `steps`). It raises UnexpectedTracerError instead. Make the step hand
-back its loss without leaking, still compiled once for all the steps. Keep
-fit's name and signature (sgd_step may return more).
+back its loss without leaking, with one compiled program for all the steps.
+Keep fit's name and signature; sgd_step may return more than the new weights,
+in any order (the checks call only fit).
 """
 
 import jax

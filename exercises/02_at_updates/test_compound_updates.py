@@ -42,6 +42,23 @@ def test_apply_discounts_divides_once_per_listing(exercise):
                  ".at[...].divide")
 
 
+def test_discounts_of_integer_prices_come_back_as_floats(exercise):
+    # The lesson's detail: .at[].divide is true division, so int prices come back as floats.
+    prices = np.array([10, 25, 30, 45, 50], np.int32)
+    rates = np.array([4, 2, 3, 2, 7, 5], np.int32)
+    want = prices.astype(np.float64)
+    np.divide.at(want, IDS, rates)
+    got = exercise.apply_discounts(jnp.asarray(prices), jnp.asarray(IDS), jnp.asarray(rates))
+    what = f"apply_discounts(int32 prices, {IDS.tolist()}, int32 rates)"
+    dtype = np.dtype(getattr(got, "dtype", type(got)))
+    if not np.issubdtype(dtype, np.floating):
+        checks.fail(f"{what} returned {dtype.name}; expected floats: dividing is true division, and "
+                    f"an int array divided comes back as floats. An update that keeps the int dtype (a "
+                    f"multiply by 1 / rate, say) truncates each quotient. See "
+                    f"{checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html", "precision")
+    checks.assert_close(got, want, rtol=1e-5, what=what, hint=REPEATS)
+
+
 def test_sharpen_raises_once_per_listing(exercise):
     probs = RNG.uniform(0.2, 0.9, size=5).astype(np.float32)
     exponents = RNG.uniform(1.2, 2.5, size=len(IDS)).astype(np.float32)

@@ -22,6 +22,14 @@ def test_normalizes_each_row(exercise):
         checks.assert_close(exercise.rms_norm(jnp.asarray(x)), _expected(x), rtol=1e-5, atol=1e-5,
                             what=f"rms_norm(x of shape {shape})",
                             hint="Reduce over the last axis only (axis=-1, keepdims=True).")
+    # Rows of small magnitude, where EPS is as big as the mean square: a formula that differs from
+    # the stated one only there (EPS outside the square root, or left out) shows up here.
+    small = _rows(1, (4, 8)) * np.array([[1e-3], [3e-4], [1.0], [0.0]], np.float32)
+    checks.assert_close(exercise.rms_norm(jnp.asarray(small)), _expected(small), rtol=1e-4, atol=1e-5,
+                        what="rms_norm(x with rows of magnitude 1e-3, 3e-4, 1 and 0)",
+                        hint="EPS is added to the mean of the squares, inside the square root: "
+                             "x / sqrt(mean(x**2) + EPS). It matters for rows whose mean square is "
+                             "near EPS, and keeps a row of zeros finite.")
 
 
 def test_is_compiled(exercise):

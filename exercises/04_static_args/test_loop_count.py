@@ -50,6 +50,13 @@ def test_is_compiled_with_jit(exercise):
     checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)", entirely=True)
     # The loop itself must be compiled: not a Python loop outside jit calling a jitted step n times.
     program = checks.program_of(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)")
+    loops = sorted({eqn.primitive.name for eqn in program.loops()})
+    if loops:
+        checks.fail(f"newton_sqrt(x, 3) runs its steps in a lax loop (its program holds {', '.join(loops)}): "
+                    f"the task is a Python loop with n static, so that Python runs the loop while jit "
+                    f"traces and the program holds exactly n steps. A lax.fori_loop with a traced n needs "
+                    f"no static argument at all, which is the other exercise's idea, not this one's. "
+                    f"See {checks.DOCS}/jit-compilation.html#marking-arguments-as-static", "wrong-tool")
     calls = [eqn for eqn in program.jaxpr.jaxpr.eqns if eqn.primitive.name in ("jit", "pjit")]
     if len(calls) > 1:
         checks.fail(f"newton_sqrt(x, 3) dispatches {len(calls)} compiled programs one after another: the "

@@ -76,3 +76,14 @@ def test_compiles_at_most_once_per_bucket(exercise):
         why=f"Compiled most often: {top}.{eager_note}{cause} Every new input shape is a new program: only "
             f"the bucket sizes may reach JAX, and the true length must reach the jitted function as traced "
             f"data")
+    # The rule the task states, not only the budget: one fixed maximum pad (or buckets of another
+    # rule) also stays under it, at the cost of computing on 256 values for an input of 3.
+    buckets = {(1 << (n - 1).bit_length(),) for n in lengths[:done]}
+    if known and shapes and shapes != buckets:
+        listed = ", ".join(str(shape[0]) for shape in sorted(shapes)[:8])
+        checks.fail(f"bucketed_mean's jitted function received inputs of length {listed} for {calls}; "
+                    f"expected each input padded to next_power_of_two(len(x)), so its {len(buckets)} "
+                    f"buckets: {', '.join(str(b[0]) for b in sorted(buckets))}. Padding every input to one "
+                    f"maximum (or to another rule's sizes) compiles as rarely but computes on far more "
+                    f"padding than the task's buckets allow. See {checks.DOCS}/jit-compilation.html",
+                    "wrong-tool")

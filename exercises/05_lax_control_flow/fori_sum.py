@@ -9,8 +9,8 @@ Docs: https://docs.jax.dev/en/latest/control-flow.html
       https://docs.jax.dev/en/latest/_autosummary/jax.lax.fori_loop.html
 
 Task (fill-in): make `sum_range(lower, upper)` return the sum of the integers
-i with lower <= i < upper (0 when upper <= lower), computed with
-lax.fori_loop. Both bounds stay traced arguments: one compile must serve every
+i with lower <= i < upper (0 when upper <= lower), exactly, as an integer,
+computed with lax.fori_loop. Both bounds stay traced arguments: one compile must serve every
 range. Keep the name, the signature and the jit.
 """
 

@@ -1,6 +1,7 @@
 """Checks for lax-1 (fori_sum)."""
 
 import jax.numpy as jnp
+import numpy as np
 
 from grader import checks
 
@@ -15,6 +16,18 @@ def test_sums_the_range(exercise):
         checks.assert_close(got, want, what=f"sum_range({lower}, {upper})",
                             hint="The loop visits every i with lower <= i < upper, upper excluded, "
                                  "and does nothing at all when upper <= lower.")
+
+
+def test_sum_stays_an_exact_integer(exercise):
+    # 0 + 1 + ... + 19999 = 199990000, past 2**24: a float32 running total rounds on the way there.
+    got = exercise.sum_range(jnp.int32(0), jnp.int32(20000))
+    dtype = np.dtype(getattr(got, "dtype", type(got)))
+    if not np.issubdtype(dtype, np.integer):
+        checks.fail(f"sum_range(0, 20000) returned {dtype.name}; expected int32: a sum of integers is an "
+                    f"integer. A float running total is exact only up to 2**24 and rounds past it. Start "
+                    f"the loop's carry as an int32 zero.", "precision")
+    checks.assert_close(got, 199990000, rtol=0, atol=0, what="sum_range(0, 20000)",
+                        hint="Add each integer i to an integer running total.")
 
 
 def test_compiles_once_for_every_range(exercise):

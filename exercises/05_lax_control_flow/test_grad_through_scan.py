@@ -61,6 +61,9 @@ def test_gradient_matches_finite_differences(exercise):
 def test_one_scan_forward_and_backward(exercise):
     rate, deposits = jnp.float32(0.01), jnp.asarray(DEPOSITS)
     what = "final_balance(rate, deposits)"
+    # The task keeps the jit: each call is one compiled program, the scan and its backward pass in it.
+    checks.assert_jitted(exercise.final_balance, rate, deposits, what=what)
+    checks.assert_jitted(exercise.rate_sensitivity, rate, deposits, what="rate_sensitivity(rate, deposits)")
     forward = checks.program_of(exercise.final_balance, rate, deposits, what=what)
     checks.assert_no_callbacks(forward, what=what)
     checks.assert_uses(forward, {"scan"}, what=what, tool="lax.scan",
@@ -82,3 +85,6 @@ def test_one_scan_forward_and_backward(exercise):
                     f"to let jax.grad do the calculus. See {checks.DOCS}/_autosummary/jax.grad.html",
                     "wrong-tool")
     checks.assert_loops_rolled(backward, what=what)
+    # "Keep the jit": both functions stay compiled programs, not op-by-op dispatch.
+    checks.assert_jitted(exercise.final_balance, rate, deposits, what="final_balance", entirely=True)
+    checks.assert_jitted(exercise.rate_sensitivity, rate, deposits, what="rate_sensitivity", entirely=True)

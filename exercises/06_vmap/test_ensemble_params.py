@@ -82,6 +82,14 @@ def test_maps_layer_itself(exercise):
                           shape_hint="One row per member, one column per output.")
 
 
+def test_tied_bias_and_input_are_not_copied_per_member(exercise):
+    # Values cannot tell in_axes=None from a bias tiled to (E, k) and mapped: the program can.
+    params, x = _inputs(members=7, seed=7)
+    checks.assert_no_stacked_copies(
+        exercise.ensemble_outputs, params, x, shared={"[0]['b']": "the tied bias b", "[1]": "the input x"},
+        copies=7, what="ensemble_outputs(params, x) with 7 members", hint=HINT)
+
+
 def test_program_does_not_grow_with_ensemble_size(exercise):
     checks.assert_not_unrolled_over_batch(exercise.ensemble_outputs, _inputs, (4, 9),
                                           what="ensemble_outputs", hint=HINT)

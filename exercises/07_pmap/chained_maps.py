@@ -15,7 +15,8 @@ Task (fix-it): `pipeline(x, mesh)` runs `stage_one` and then `stage_two`, both
 per-device maps over mesh axis "data", on an x split over "data". It sends
 the intermediate result through the host. Feed the first stage's output to
 the second directly, so that it stays split on the devices and everything can
-run under jax.jit. Keep the stages and all signatures.
+run under jax.jit. Keep both stages as they are and have `pipeline` call them
+(the checks swap them for other stages); keep all signatures.
 """
 
 import jax

@@ -15,7 +15,8 @@ model on one shard. Write `parallel_grads(params, xs, ys)` for shards xs of
 shape (devices, per_device, d) and ys of shape (devices, per_device): it
 returns a dict like params whose leaves gain a leading device axis, row i
 being device i's copy of the averaged gradient, each device working on its
-own shard under `jax.pmap`. Keep both signatures.
+own shard under `jax.pmap`. Repeated calls reuse one compiled program. Keep
+both signatures.
 """
 
 import jax

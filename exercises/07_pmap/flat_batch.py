@@ -15,8 +15,8 @@ Task (fix-it): `unit_rows_parallel(batch)` should scale every row of a
 `jax.device_count()` devices with `jax.pmap`; rows is any multiple of the
 device count. It fails as soon as the batch has more rows than there are
 devices. Return the (rows, features) result in the original row order,
-still split in contiguous blocks over the devices (no gathering). Keep the
-signature.
+still split in contiguous blocks over the devices (no gathering). Repeated
+calls reuse one compiled program. Keep the signature.
 """
 
 import jax

@@ -14,7 +14,8 @@ a of shape (m, k), b of shape (k, p), c of shape (p,). Write
 shape (devices, batch, k, p) and c of shape (devices, batch, p), with
 devices = `jax.device_count()`: it returns shape (devices, batch, m, p),
 entry [i, j] being `affine(a[i, j], b[i, j], c[i, j])`, each device
-computing its own batch under `jax.pmap`. Keep both signatures.
+computing its own batch under `jax.pmap`. Repeated calls reuse one compiled
+program (build the mapped function once). Keep both signatures.
 """
 
 import jax

@@ -1,8 +1,10 @@
 """Checks for pmap-9 (chained_maps)."""
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax import lax
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
@@ -35,7 +37,7 @@ def _values_and_split(out, host, what: str) -> None:
 
 def test_no_transfer_between_the_stages(exercise):
     mesh, host, x = _setup()
-    with jax.transfer_guard("disallow_explicit"):
+    with jax.transfer_guard("disallow_explicit"), checks.host_reads() as reads:
         try:
             out = exercise.pipeline(x, mesh)
             jax.block_until_ready(out)
@@ -47,6 +49,10 @@ def test_no_transfer_between_the_stages(exercise):
                         f"intermediate went to the host (np.asarray) and was put back on the devices "
                         f"(device_put): stage_one's output is already split over 'data' the way stage_two "
                         f"wants it. See {GUARD_DOCS}", "host-transfer")
+    if reads:  # a CPU's guard is blind to device-to-host copies: printing the intermediate is one
+        checks.fail(f"pipeline(x, mesh) read {', '.join(reads[:3])} back to the host between or after the "
+                    f"stages (printed, formatted or converted it): every device's block is copied into "
+                    f"host memory, which is what this exercise removes. See {GUARD_DOCS}", "host-transfer")
     _values_and_split(out, host, "pipeline(x, mesh)")
 
 
@@ -72,6 +78,34 @@ def check_program(exercise) -> None:
 
 def test_stages_chain_on_the_devices(exercise):
     check_program(exercise)
+    _calls_both_stages(exercise)
+
+
+def other_stage_one(x, mesh):
+    """A different first stage, swapped in for stage_one: each block shifted by its own maximum."""
+    return jax.shard_map(lambda b: b - jnp.max(b), mesh=mesh, in_specs=P("data"), out_specs=P("data"))(x)
+
+
+def other_stage_two(h, mesh):
+    """A different second stage, swapped in for stage_two: a running maximum within each block."""
+    return jax.shard_map(lambda b: lax.cummax(b, axis=0), mesh=mesh, in_specs=P("data"), out_specs=P("data"))(h)
+
+
+def _calls_both_stages(exercise):
+    # The task keeps the stages and chains them: pipeline must call stage_one and stage_two, so
+    # swapped for other stages, it computes with those. Another block size: no cached trace reused.
+    n = jax.device_count()
+    mesh = jax.make_mesh((n,), ("data",))
+    host = ((np.arange(n * 3, dtype=np.float32) * 5) % 7) - 2.0
+    x = jax.device_put(host, NamedSharding(mesh, P("data")))
+    blocks = host.reshape(-1, 3)
+    want = np.maximum.accumulate(blocks - blocks.max(axis=1, keepdims=True), axis=1).ravel()
+    with checks.swap_function(exercise, "stage_one", other_stage_one), \
+            checks.swap_function(exercise, "stage_two", other_stage_two):
+        out = exercise.pipeline(x, mesh)
+    checks.assert_follows(out, want, what="pipeline(x, mesh)", swapped="stage_one and stage_two",
+                          hint="Call stage_one, then stage_two on its output, as they are: the task chains "
+                               "the two stages it gives you, not copies of their work.")
 
 
 @pytest.mark.devices(4)

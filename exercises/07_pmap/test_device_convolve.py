@@ -6,6 +6,9 @@ import pytest
 
 from grader import checks
 
+REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-level function, its "
+             "unmapped arguments named with in_axes), and call that.")
+
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
@@ -30,6 +33,8 @@ def test_each_device_filters_its_own_signal(exercise):
     out = exercise.convolve_per_device(xs, ws)
     checks.assert_close(out, _by_hand(xs, ws), what="convolve_per_device(xs, ws)", rtol=1e-5, atol=1e-5,
                         hint="Row i of the result is convolve(xs[i], ws[i]): map both arguments (in_axes=0).")
+    checks.assert_reuses_program(lambda: exercise.convolve_per_device(xs, ws), what="convolve_per_device(xs, ws)",
+                                 calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
 def computed_on_every_device(exercise):

@@ -8,6 +8,9 @@ import pytest
 
 from grader import checks
 
+REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-level function, its "
+             "unmapped arguments named with in_axes), and call that.")
+
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
@@ -46,6 +49,9 @@ def test_two_rows_per_device(exercise):
     checks.assert_close(out, _by_hand(batch), what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
                         hint="The result is (rows, features) again, rows in their original order: split the "
                              "rows into one block per device and put the blocks back in the same order.")
+    checks.assert_reuses_program(lambda: _run(exercise, batch),
+                                 what=f"unit_rows_parallel(batch of {batch.shape[0]} rows)",
+                                 calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
 def test_any_multiple_of_the_device_count(exercise):

@@ -7,6 +7,9 @@ import pytest
 
 from grader import checks
 
+REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-level function, its "
+             "unmapped arguments named with in_axes), and call that.")
+
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
@@ -45,6 +48,12 @@ def test_each_example_gets_its_own_affine(exercise):
         checks.assert_close(out, _by_hand(a, b, c), rtol=1e-5, atol=1e-5,
                             what=f"affine_everywhere(a, b, c) with {batch} example(s) per device",
                             hint="Entry [i, j] is affine(a[i, j], b[i, j], c[i, j]). " + HINT)
+    # A Python loop over the examples inside pmap gets the values too, one traced copy of affine per
+    # example; vmap traces affine once, whatever the batch.
+    checks.assert_not_unrolled_over_batch(exercise.affine_everywhere, _inputs, (2, 5),
+                                          what="affine_everywhere(a, b, c)", hint=HINT)
+    checks.assert_reuses_program(lambda: _call(exercise, a, b, c), what="affine_everywhere(a, b, c)",
+                                 calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
 def each_device_computes_its_own_batch(exercise):

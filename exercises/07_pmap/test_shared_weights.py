@@ -8,6 +8,9 @@ import pytest
 
 from grader import checks
 
+REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-level function, its "
+             "unmapped arguments named with in_axes), and call that.")
+
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
@@ -33,6 +36,8 @@ def test_every_device_uses_the_one_filter(exercise):
     checks.assert_close(out, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5,
                         hint="Every row is filtered with the same w: map the signals over the devices and "
                              "give each device the whole filter.")
+    checks.assert_reuses_program(lambda: exercise.convolve_shared(xs, w), what=WHAT,
+                                 calls="2 more calls with the same shapes", why=REUSE_WHY)
 
 
 def filter_reaches_each_device_once(exercise):

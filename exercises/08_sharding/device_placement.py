@@ -7,7 +7,7 @@ to device 2 to one committed to device 5 is an error, not a silent copy. You
 decide where the work happens by moving one input explicitly.
 Docs: https://docs.jax.dev/en/latest/sharded-computation.html
 
-Task (fill-in): `put_on(x, index)` returns `x` placed on `jax.devices()[index]`.
+Task (fill-in): `put_on(x, index)` returns `x` committed to `jax.devices()[index]`.
 `add_on_first(a, b)` returns `a + b` computed on `a`'s device, whatever device
 `b` is committed to. Keep both signatures.
 """

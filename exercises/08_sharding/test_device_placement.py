@@ -23,6 +23,12 @@ def test_put_on_lands_on_the_requested_device(exercise):
                  "to put x on.")
         checks.assert_shape_dtype(out, X.shape, X.dtype, what=f"put_on(x, {index})")
         checks.assert_close(out, X, what=f"put_on(x, {index})")
+        if not out.committed:
+            checks.fail(f"put_on(x, {index}) returned an array that sits on device {index} but is not "
+                        f"committed to it (made under jax.default_device, say): JAX may move an "
+                        f"uncommitted array to wherever its next operation's committed inputs are, so it "
+                        f"is not kept there. jax.device_put(x, device) commits x to the device. "
+                        f"See {PLACEMENT_DOCS}", "wrong-sharding")
 
 
 def pair(first: int, second: int) -> tuple[jax.Array, jax.Array]:
@@ -106,6 +112,21 @@ def added_where_a_lives(exercise):
                         f"not b, was moved, so the add ran away from a's device and its result was copied "
                         f"back afterwards. Placement of the result does not say where the work ran: move b "
                         f"to a's device and add there. See {PLACEMENT_DOCS}", "wrong-sharding")
+        # A guard stops at the first copy (a decoy copy of b hides the copies after it) and code can
+        # set its own guard; the call's program lists every copy it makes, whatever the guards.
+        program = checks.program_of(lambda: exercise.add_on_first(a, b), what=what)
+        if program.host_constants():
+            checks.fail(f"{what} computes with data from the host: its program holds NumPy values of shape "
+                        f"{program.host_constants()[0]} (a or b copied to host memory, or the sum computed "
+                        f"there), however it silenced the transfer guard. With a and b already on devices, "
+                        f"the add needs nothing from the host. See {PLACEMENT_DOCS}", "host-transfer")
+        for shape, _, target in program.transfers():
+            if shape != (3,) or target != {first}:
+                where = ", ".join(str(d) for d in sorted(target))
+                checks.fail(f"{what} copies a shape-{shape} array to device {where}: only b, to a's device "
+                            f"{first}, needs to move. Every copy the call makes counts, not only the first "
+                            f"one: moving a (or the sum) means the add ran away from a's device. "
+                            f"See {PLACEMENT_DOCS}", "wrong-sharding")
 
 
 def test_add_on_first_runs_where_a_lives(exercise):

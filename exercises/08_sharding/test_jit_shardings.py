@@ -50,6 +50,9 @@ def columns_out_of_the_program(exercise):
                     f"from a copy made after the program ran (device_put). Ask jax.jit for the output "
                     f"layout (out_shardings): XLA then does the rearranging inside the program, where it "
                     f"can overlap it with the work. See {SHARDING_DOCS}", "wrong-sharding")
+    # And the centering must be the program's own work: a host callback inside it runs NumPy on the
+    # host, on data gathered from every device, whatever layouts jit was told.
+    checks.assert_no_callbacks(checks.program_of(fn, x, what="center_columns(x)"), what="center_columns(x)")
 
 
 def test_output_comes_back_split_by_columns(exercise):

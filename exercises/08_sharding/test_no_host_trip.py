@@ -27,7 +27,7 @@ COLUMNS_HINT = "Statistics per column are reductions over axis 0 (the rows)."
 def test_stays_on_the_devices_sharded_like_the_input(exercise):
     # The host round trip first (the bug), then the values, then the row split of the result.
     host, x = setup()
-    with jax.transfer_guard("disallow"):
+    with jax.transfer_guard("disallow"), checks.host_reads() as reads:
         try:
             out = exercise.standardize(x)
             jax.block_until_ready(out)
@@ -41,6 +41,11 @@ def test_stays_on_the_devices_sharded_like_the_input(exercise):
                 f"eager jnp calls) was sent back to the devices. Compute everything with jnp "
                 f"inside one jax.jit so it stays on the devices. "
                 f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
+    if reads:  # a CPU's guard is blind to device-to-host copies: printing a statistic is one
+        checks.fail(f"standardize(x) read {', '.join(reads[:3])} back to the host while it ran (printed, "
+                    f"formatted or converted it): a device-to-host copy that waits for the devices, the "
+                    f"first half of a round trip. Keep every value on the devices. "
+                    f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
     checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5,
                         hint=COLUMNS_HINT)
     checks.assert_sharding(
@@ -76,6 +81,13 @@ def statistics_computed_where_the_rows_live(exercise):
                                what="standardize(x)")
     # A result laid out like x proves nothing if every device was first handed the whole batch: the
     # compiled program shows what moved between devices.
+    # Whatever collective does it: a psum of one-hot-placed row blocks gathers the batch too.
+    whole = x.size * x.dtype.itemsize
+    checks.assert_receives_at_most(exercise.standardize, x, limit=whole / 2, what="standardize(x)",
+                                   allowed=f"partial column statistics (well under half the batch's "
+                                           f"{whole} bytes)",
+                                   hint="Column statistics need only each device's partial sums, combined "
+                                        "by an all-reduce: jnp.mean / jnp.std on the row-split array.")
     moved = checks.compiled_program(exercise.standardize, x, what="standardize(x)").collectives()
     gathered = sorted(op for op in ("all-gather", "all-to-all") if moved[op])
     if gathered:

@@ -60,6 +60,11 @@ def test_blocks_move_by_a_collective_in_shard_map(exercise):
         checks.fail(f"{what}: the per-device program sends nothing to another device (no lax.ppermute): "
                     f"each device can only reach its neighbour's block through a collective. {RING_HINT} "
                     f"See {SHARD_MAP_DOCS}", "wrong-collective")
+    # What moved, whatever moved it: a ring hands each device one block. A gather made of n - 1
+    # ppermutes, or a reshard to replicated beside a decoy ppermute, hands it all of them.
+    block = BLOCK * 3 * np.dtype(np.float32).itemsize
+    checks.assert_receives_at_most(shift, x, limit=1.5 * block, what=what,
+                                   allowed=f"its neighbour's one block ({block} bytes)", hint=RING_HINT)
 
 
 def shifted_round_the_ring(exercise):

@@ -58,9 +58,16 @@ def test_mask_depends_on_the_key(exercise):
     checks.assert_no_callbacks(program, what=what)
     checks.assert_uses(program, {"random_bits"}, what=what, tool="jax.random",
                        hint="The mask must come from a jax.random draw with the key argument.")
+    checks.assert_keys_used_once(program, what=what)
 
 
 def test_mask_is_drawn_per_element(exercise):
+    # The mechanism first: one kept-or-dropped draw per element. A smaller mask tiled or broadcast
+    # over x repeats itself, however random each of its parts looks.
+    what = "dropout(key, x, 0.5)"
+    program = checks.program_of(lambda key, x: exercise.dropout(key, x, 0.5), jax.random.key(5),
+                                jnp.asarray(X), what=what)
+    checks.assert_draws(program, X.size, what=what, values=f"a mask of {X.size} elements")
     mask = _dropout(exercise, 5, 0.5) != 0
     rows_equal = (mask == mask[:1]).all()
     cols_equal = (mask == mask[:, :1]).all()

@@ -51,6 +51,8 @@ def test_uses_each_key_once(exercise):
     checks.assert_uses(program, {"random_bits"}, what=what, tool="jax.random",
                        hint="The key must feed a jax.random draw: randomness made any other way "
                             "does not follow JAX's keys under jit, vmap or the reuse checker.")
+    checks.assert_keys_used_once(program, what=what)
+    checks.assert_draws(program, N, what=what, values=f"{N} independent samples")
 
 
 def test_same_key_gives_same_samples(exercise):

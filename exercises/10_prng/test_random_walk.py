@@ -38,6 +38,13 @@ def test_steps_vary_inside_one_loop(exercise):
 def test_uses_each_key_once(exercise):
     with checks.no_key_reuse("random_walk(key, 10)"):
         exercise.random_walk(jax.random.key(1), 10)
+    what = "random_walk(key, 100)"
+    program = checks.program_of(lambda k: exercise.random_walk(k, 100), jax.random.key(1), what=what)
+    checks.assert_keys_used_once(program, what=what)
+    # How each step's key is made, not only how the walk looks: a key folded with the walk's
+    # position repeats whenever the position does, and the walk cycles with a fair-looking mean.
+    checks.assert_keys_not_from_draws(program, what=what)
+    checks.assert_draws(program, 100, what=what, values="100 moves, one fair draw each")
 
 
 def test_moves_are_fair_plus_or_minus_one(exercise):

@@ -14,6 +14,10 @@ def test_same_step_gives_same_noise_from_one_base_key(exercise):
     with checks.no_key_reuse("noise_for_step(base_key, step) called for several steps"):
         first = [np.asarray(exercise.noise_for_step(base, step)) for step in (0, 1, 2, 3)]
         again = np.asarray(exercise.noise_for_step(base, 2))
+    # The program too: raw bits taken with jax.random.key_data escape the run-time checker.
+    what = "noise_for_step(base_key, step)"
+    program = checks.program_of(exercise.noise_for_step, jax.random.key(0), jnp.int32(2), what=what)
+    checks.assert_keys_used_once(program, what=what, keep=(0,))
     checks.assert_shape_dtype(first[0], (SIZE,), np.float32, what="noise_for_step(base_key, 0)")
     checks.assert_close(again, first[2], what="noise_for_step(base_key, 2) called again",
                         hint="The noise for a step must be a function of (base key, step) only.")
@@ -56,6 +60,9 @@ def test_example_noise_follows_the_id_not_the_position(exercise):
     with checks.no_key_reuse("noise_for_examples(base_key, ids) called twice"):
         rows = np.asarray(exercise.noise_for_examples(base, ids))
         rows_shuffled = np.asarray(exercise.noise_for_examples(base, shuffled))
+    what = "noise_for_examples(base_key, ids)"
+    program = checks.program_of(exercise.noise_for_examples, jax.random.key(5), ids, what=what)
+    checks.assert_keys_used_once(program, what=what, keep=(0,))
     checks.assert_shape_dtype(rows, (4, SIZE), np.float32, what="noise_for_examples(base_key, 4 ids)")
     if len(np.unique(rows, axis=0)) != len(rows):
         checks.fail(f"noise_for_examples gave equal rows to different examples:\n{rows}\n"

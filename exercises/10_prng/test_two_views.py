@@ -18,6 +18,10 @@ def _noises(exercise, seed):
 
 def test_uses_each_key_once(exercise):
     _noises(exercise, 0)
+    what = "two_views(key, x)"
+    program = checks.program_of(lambda key, x: exercise.two_views(key, x, SIGMA), jax.random.key(0),
+                                jnp.asarray(X), what=what)
+    checks.assert_keys_used_once(program, what=what)
 
 
 def test_views_get_different_noise(exercise):
@@ -49,6 +53,12 @@ def test_views_get_different_noise(exercise):
 
 
 def test_noise_of_the_two_views_is_uncorrelated(exercise):
+    # The mechanism first: two views of 4096 values need 8192 values drawn, not one draw moved or
+    # mirrored into the second view (as uncorrelated as a true second draw, and no more independent).
+    what = "two_views(key, x)"
+    program = checks.program_of(lambda key, x: exercise.two_views(key, x, SIGMA), jax.random.key(1),
+                                jnp.asarray(X), what=what)
+    checks.assert_draws(program, 2 * X.size, what=what, values=f"two views of {X.size} noise values each")
     # 4096 independent pairs: the sample correlation has standard error 1/64, so
     # |r| < 0.1 holds for independent noise (6 standard errors) with a fixed key.
     noise_a, noise_b = _noises(exercise, 1)

@@ -64,31 +64,47 @@ class _Timeline:
         return TICK * len(self.outputs)  # a fake clock: time passes only while f runs, TICK per call
 
 
-def _run(exercise, f, a):
+def _watch_benchmark(exercise):
+    """benchmark run with a recorded f and a fake clock, beside the exercise: what it did, as data."""
+    f, a = _slow_function(), _input()
     with checks.count_compiles(NAME) as compiles:
         timeline = _Timeline(f, compiles)
-        timeline.returned = exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
-    if len(timeline.reads) < 2:
-        checks.fail(f"benchmark read the clock it was given {len(timeline.reads)} time(s): it must "
+        returned = exercise.benchmark(timeline.f, a, n_runs=N_RUNS, clock=timeline.clock)
+    seconds = returned[1] if isinstance(returned, tuple) and len(returned) == 2 else None
+    number = isinstance(seconds, (int, float, np.floating)) and not isinstance(seconds, bool)
+    return {"reads": timeline.reads, "compiled": list(compiles.names), "seconds": float(seconds) if number else None}
+
+
+def _run(exercise):
+    seen = checks.observe(_watch_benchmark, exercise)
+    if len(seen["reads"]) < 2:
+        checks.fail(f"benchmark read the clock it was given {len(seen['reads'])} time(s): it must "
                     f"read the time only through `clock()`, before and after the timed calls.", "bad-timing")
-    return timeline
+    return seen
+
+
+def _benchmark_once(exercise):
+    """benchmark(f, a) beside the exercise: what it returned, and whether its result was finished then."""
+    f, a = _slow_function(), _input()
+    out = exercise.benchmark(f, a, n_runs=N_RUNS)
+    ready = isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], jax.Array) and out[0].is_ready()
+    return out, ready
 
 
 def test_returns_a_finished_result_and_a_time(exercise):
-    f, a = _slow_function(), _input()
-    out = exercise.benchmark(f, a, n_runs=N_RUNS)
+    out, ready = checks.observe(_benchmark_once, exercise)
     if not (isinstance(out, tuple) and len(out) == 2):
         checks.fail(f"benchmark returned {type(out).__name__}; expected a pair (result, seconds).", "wrong-shape")
     result, seconds = out
     if not isinstance(result, jax.Array):
         checks.fail(f"benchmark's result is a {type(result).__name__}; expected the jax.Array f returned.",
                     "wrong-shape")
-    if not result.is_ready():
+    if not ready:
         checks.fail("benchmark returned a result that is still being computed (is_ready() is False). "
                     "A jitted call returns before its work is done (async dispatch): wait for it "
                     "before reading the clock and returning. "
                     f"See {checks.DOCS}/async_dispatch.html", "bad-timing")
-    checks.assert_close(result, f(a), what="benchmark(f, a)'s result", rtol=1e-5, atol=1e-5,
+    checks.assert_close(result, _slow_function()(_input()), what="benchmark(f, a)'s result", rtol=1e-5, atol=1e-5,
                         hint="Return the output of the last timed call of f.")
     if not (isinstance(seconds, (int, float, np.floating)) and math.isfinite(seconds) and seconds > 0):
         checks.fail(f"benchmark reported {seconds!r} seconds per call; expected a positive number.", "bad-timing")
@@ -113,41 +129,43 @@ def test_compiles_once_across_benchmarks(exercise):
 
 
 def test_timing_excludes_compilation(exercise):
-    f, a = _slow_function(), _input()
-    timeline = _run(exercise, f, a)
-    (_, first, _), (_, last, _) = timeline.reads[0], timeline.reads[-1]
-    during = checks.CompileLog(NAME, timeline.compiles.names[first:last])
-    if not timeline.compiles.count:
+    seen = _run(exercise)
+    (_, first, _), (_, last, _) = seen["reads"][0], seen["reads"][-1]
+    during = checks.CompileLog(NAME, seen["compiled"][first:last])
+    compiled = checks.CompileLog(NAME, seen["compiled"])
+    if not compiled.count:
         checks.fail("f was never compiled during the benchmark: benchmark never called f itself (a new "
                     "jax.jit wrapper around f is a different program, compiled under its own name). "
                     "Warm up and time calls of f.", "bad-timing")
     # The whole benchmark compiled f: proof the budget below is not met by compiling nothing.
     checks.assert_compiles(
         during, what="f", calls="the timed part (between the first and last clock reads)",
-        expected=0, warm_up=timeline.compiles,
+        expected=0, warm_up=compiled,
         why="the first call of a jitted function traces and compiles it, and that cost ended up "
             "in the measurement. Call f once (and wait for it) before the first clock read")
 
 
 def test_timing_waits_for_every_result(exercise):
-    f, a = _slow_function(), _input()
-    timeline = _run(exercise, f, a)
-    first_calls = timeline.reads[0][0]
-    timed = timeline.reads[-1][0] - first_calls
+    seen = _run(exercise)
+    first_calls = seen["reads"][0][0]
+    timed = seen["reads"][-1][0] - first_calls
     if timed != N_RUNS:
         checks.fail(f"benchmark(f, a, n_runs={N_RUNS}) made {timed} call(s) of f between its first "
                     f"and last clock reads; expected {N_RUNS}. Time calls of f itself (not of a new "
                     f"jax.jit wrapper around it): a timing of fewer calls measures nothing.", "bad-timing")
-    for calls, _, ready in timeline.reads[1:]:
+    # Every read, the first one too: a warm-up call still running when the clock starts leaks its
+    # work into the timed window.
+    for calls, _, ready in seen["reads"]:
         if not ready:
-            checks.fail(f"the clock was read while call {calls} of f was still running: the time "
+            when = ("the warm-up call" if calls <= first_calls else f"call {calls}") + " of f"
+            checks.fail(f"the clock was read while {when} was still running: the time "
                         "measured how fast work was queued, not how long it took. A jitted call "
                         "returns immediately (async dispatch); wait for its result before each "
-                        f"clock read. See {checks.DOCS}/async_dispatch.html", "bad-timing")
+                        f"clock read, the first one included. See {checks.DOCS}/async_dispatch.html",
+                        "bad-timing")
     # The seconds must come from the clock: here each call of f takes exactly TICK of its time.
-    returned = timeline.returned
-    seconds = returned[1] if isinstance(returned, tuple) and len(returned) == 2 else None
-    if isinstance(seconds, (int, float, np.floating)) and not np.isclose(float(seconds), TICK, rtol=1e-6):
+    seconds = seen["seconds"]
+    if seconds is not None and not np.isclose(seconds, TICK, rtol=1e-6):
         total = np.isclose(float(seconds), TICK * N_RUNS, rtol=1e-6)
         checks.fail(f"with a clock on which every call of f takes {TICK} s, benchmark(f, a, n_runs={N_RUNS}) "
                     f"reported {float(seconds):g} s per call; the mean per call is {TICK} s"

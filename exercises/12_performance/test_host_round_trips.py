@@ -48,7 +48,7 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
     # The round trip first (the bug), then the results.
     w, batches = _device_inputs()
     try:
-        with jax.transfer_guard("disallow"):
+        with jax.transfer_guard("disallow"), checks.host_reads() as reads:
             out = exercise.train(w, batches)
     except Exception as error:  # JAX reports a blocked transfer as a runtime error
         if "Disallowed" not in str(error):
@@ -61,6 +61,15 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
             "numbers back into an array copies them to the device again. Keep the losses as "
             "jax.Arrays and put them together on the device. "
             f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
+    # The guard sees host-to-device copies only on a CPU; a value read back (printed, formatted,
+    # float()) is the other half of the round trip, and it stalls the loop just the same.
+    if reads:
+        checks.fail(f"train(w, batches) read {len(reads)} array(s) back to the host while it ran "
+                    f"({', '.join(reads[:3])}{', ...' if len(reads) > 3 else ''}): printing a loss, "
+                    f"formatting it or float(loss) copies it from the device and waits for the step to "
+                    f"finish, so the next step cannot be queued ahead. Keep the losses on the device and "
+                    f"let the caller read them once, at the end. See {checks.DOCS}/async_dispatch.html",
+                    "host-transfer")
     _check_result(out, "train(w, batches) with transfers disallowed")
 
 
@@ -78,9 +87,10 @@ def test_runs_under_jit(exercise):
             f"See {checks.DOCS}/async_dispatch.html", "host-transfer")
     _check_result(out, "jax.jit(train)(w, batches)")
     # A host callback survives jit and the transfer guard, yet it is the same round trip in disguise.
+    # So does jax.debug.print: a callback that copies the loss to the host on every step.
     checks.assert_not_uses(
-        checks.program_of(exercise.train, w, batches, what="train(w, batches)"), checks.CALLBACKS,
-        what="train(w, batches)", code="host-transfer",
-        why="A host callback copies each loss to the host and back in the middle of the program: the same "
-            "round trip as float(loss), only hidden from jit and the transfer guard. Keep the losses as "
-            "jax.Arrays.")
+        checks.program_of(exercise.train, w, batches, what="train(w, batches)"),
+        checks.CALLBACKS | {"debug_callback"}, what="train(w, batches)", code="host-transfer",
+        why="A host callback (jax.debug.print is one) copies each loss to the host in the middle of the "
+            "program and waits for it: the same transfer as float(loss) or print(loss), only hidden from "
+            "jit and the transfer guard. Keep the losses as jax.Arrays.")

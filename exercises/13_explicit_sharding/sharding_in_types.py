@@ -11,10 +11,11 @@ trace-time decisions on. On an Auto mesh the type carries no sharding at all:
 there the compiler decides the layouts later.
 Docs: https://docs.jax.dev/en/latest/notebooks/explicit-sharding.html
 
-Task (fill-in): `local_shape(x)` returns the shape of the block of `x` that
-each device holds, as a tuple of Python ints, read from x's type so that it
-works on a concrete array and on a tracer inside jax.jit alike. Keep the
-signature.
+Task (fill-in): `local_shape(x)`, for an `x` laid out on a mesh with Explicit
+axes (the checks build theirs with jax.make_mesh), returns the shape of the
+block of `x` that each device holds, as a tuple of Python ints, read from x's
+type so that it works on a concrete array and on a tracer inside jax.jit
+alike. Keep the signature.
 """
 
 import jax

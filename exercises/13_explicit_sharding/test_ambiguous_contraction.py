@@ -1,5 +1,7 @@
 """Checks for explicit-4 (ambiguous_contraction)."""
 
+import math
+
 import jax
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
@@ -62,15 +64,23 @@ def test_partial_products_are_summed_not_operands_gathered(exercise):
         except Exception as error:  # noqa: BLE001 - the ShardingTypeError, explained
             _explained(error, "compiling project(x, w)")
     found = compiled.collectives()
-    # Gathering the small (batch, k) result is allowed; gathering x or w whole is the mistake.
-    operands = {(BATCH, 2 * n): "x", (2 * n, K): "w"}
-    gathered = sorted({operands[shape] for op, shape in compiled.collective_shapes()
-                       if op == "all-gather" and shape in operands})
+    # Gathering the small (batch, k) result is allowed; gathering x or w whole is the mistake, in any
+    # layout: transposed or reshaped first, the gathered array still holds as many values as x or w.
+    operands = {BATCH * 2 * n: "x", 2 * n * K: "w"}
+    gathered = sorted({operands[math.prod(shape)] for op, shape in compiled.collective_shapes()
+                       if op == "all-gather" and math.prod(shape) in operands})
     if gathered:
         checks.fail(f"project(x, w) compiles to {dict(found)}: an all-gather copies {' and '.join(gathered)} "
                     f"whole onto every device before multiplying, so each device repeats work on data it did not "
                     f"hold. Multiply the blocks in place and let the result's out_sharding decide how the "
                     f"partial products are combined. See {TYPES_DOCS}", "wrong-collective")
+    # Whatever collective moved them: at most the partial products' worth of data per device.
+    result = BATCH * K * np.dtype(np.float32).itemsize
+    with jax.set_mesh(mesh):
+        checks.assert_receives_at_most(exercise.project, *placed, limit=2 * result, what="project(x, w)",
+                                       allowed=f"the partial products ({result} bytes, twice that at most)",
+                                       hint=f"Multiply the blocks in place; out_sharding decides how the "
+                                            f"partial products are combined. See {TYPES_DOCS}")
     if not (found["all-reduce"] or found["reduce-scatter"]):
         checks.fail(f"project(x, w) compiles to {dict(found) or 'no collective'}: each device's partial "
                     f"product over its block of d is never added to the others'.", "wrong-collective")

@@ -66,3 +66,16 @@ def test_constraint_makes_the_statistics_local(exercise):
                     f"all-to-all (rows to columns) and no all-reduce. An all-reduce means the column "
                     f"statistics were still summed across devices that each hold some rows: constrain x "
                     f"itself, before the reductions. See {TYPES_DOCS}", "wrong-collective")
+    # "No further communication": nothing but the all-to-all, and no more data than it moves (a copy
+    # of x gathered whole for the statistics, beside the constrained x, is the further communication).
+    further = sorted(op for op, k in found.items() if k and op != "all-to-all")
+    if further:
+        checks.fail(f"standardize_columns(x) compiles to {dict(found)}: besides the all-to-all, the "
+                    f"{', '.join(further)} moves more data between devices, which the column split was "
+                    f"meant to make unnecessary. Compute the statistics on the constrained x itself. "
+                    f"See {TYPES_DOCS}", "wrong-collective")
+    share = x.size * x.dtype.itemsize / jax.device_count()
+    checks.assert_receives_at_most(exercise.standardize_columns, x, limit=1.5 * share,
+                                   what="standardize_columns(x)",
+                                   allowed=f"the pieces of its own columns ({share:.0f} bytes at most)",
+                                   hint=f"One all-to-all turns the row split into a column split. See {TYPES_DOCS}")

@@ -51,12 +51,23 @@ def test_no_device_gathers_the_whole_matrix(exercise):
             if isinstance(error, checks.KataFailure):
                 raise
             _explained(error, "compiling symmetrize(a)")
+        # compiled_program compiles whatever it is given; the task's symmetrize is jitted itself.
+        checks.assert_jitted(exercise.symmetrize, a, what="symmetrize(a)")
     gathers = {op: k for op, k in compiled.collectives().items() if op in ("all-gather", "all-reduce")}
     if gathers:
         checks.fail(f"symmetrize(a) compiles to {dict(compiled.collectives())}: the {', '.join(gathers)} "
                     f"assembles whole matrices on every device. Only the transpose is laid out differently "
                     f"from a; jax.reshard of that one operand into a's layout is a single all-to-all that "
                     f"moves each device's block where it belongs. See {TYPES_DOCS}", "wrong-collective")
+    # Whatever collective does it: a gather made of ppermutes is still the whole matrix on every device.
+    share = n * np.dtype(np.float32).itemsize  # one device's row of a
+    with jax.set_mesh(mesh):
+        checks.assert_receives_at_most(exercise.symmetrize, a, limit=1.5 * share, what="symmetrize(a)",
+                                       allowed=f"the pieces of its own rows of a.T ({share} bytes at most)",
+                                       hint=f"jax.reshard of a.T into a's layout moves each device's block "
+                                            f"where it belongs, once. See {TYPES_DOCS}")
+    with jax.set_mesh(mesh):  # the task's symmetrize is jitted: one compiled program
+        checks.assert_jitted(exercise.symmetrize, a, what="symmetrize(a)", entirely=True)
     if (1, n) not in compiled.parameter_shapes():
         checks.fail(f"the compiled symmetrize(a) takes per-device inputs of shapes "
                     f"{compiled.parameter_shapes()}; expected each device to start from its own (1, {n}) "

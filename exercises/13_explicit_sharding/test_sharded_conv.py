@@ -47,7 +47,11 @@ def test_each_device_convolves_only_its_examples(exercise):
     with jax.set_mesh(mesh):
         program = checks.program_of(exercise.filter_batch, *placed, what="filter_batch(x, k)")
         checks.assert_uses(program, CONV, what="filter_batch(x, k)", tool="lax.conv_general_dilated")
+        # The task's filter_batch is jitted: one compiled program, not op-by-op dispatch.
+        checks.assert_jitted(exercise.filter_batch, *placed, what="filter_batch(x, k)", entirely=True)
         compiled = checks.compiled_program(exercise.filter_batch, *placed, what="filter_batch(x, k)")
+        # compiled_program compiles whatever it is given; the task's filter_batch is jitted itself.
+        checks.assert_jitted(exercise.filter_batch, *placed, what="filter_batch(x, k)")
     found = dict(compiled.collectives())
     if found:
         checks.fail(f"filter_batch(x, k) compiles to {found}: devices exchange data, yet each example's "

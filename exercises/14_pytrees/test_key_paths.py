@@ -2,6 +2,7 @@
 
 import dataclasses
 
+import chex
 import jax
 import numpy as np
 
@@ -10,9 +11,11 @@ from grader import checks
 DOCS = f"See {checks.DOCS}/pytrees.html"
 
 
-@jax.tree_util.register_dataclass
-@dataclasses.dataclass
+@chex.dataclass
 class Proj:
+    """A chex.dataclass: registered by chex, its fields flattened in name order (bias, then kernel),
+    each keyed by its attribute name as register_dataclass's are."""
+
     kernel: object
     bias: object
 

@@ -15,8 +15,9 @@ Docs: https://docs.jax.dev/en/latest/type_promotion.html
 
 Task (fill-in): `loss_fn(params, x, y)` is the mean squared error of
 x @ params["w"] + params["b"], with the matmul and bias add in bfloat16 and
-the mean taken and returned in float32. `train_step(params, x, y, lr)` is one
-SGD step on float32 params, returned in float32. Keep names and signatures.
+the mean (its sum) taken and returned in float32; the residual and its square
+may be computed in either dtype. `train_step(params, x, y, lr)` is one SGD step
+on float32 params, returned in float32. Keep names and signatures.
 """
 
 import jax

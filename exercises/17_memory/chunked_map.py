@@ -13,9 +13,11 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.lax.map.html
 
 Task (fill-in): `log_normalizers(queries, keys, batch_size)` returns, for each
 query row q, logsumexp(keys @ q) (the log of a softmax's denominator), shape
-(len(queries),). Compute it with lax.map over the queries in chunks of
-`batch_size` rows (a Python int), so no (len(queries), len(keys)) score matrix
-is ever built. Keep the signature.
+(len(queries),). Compute it with a loop in the program over chunks of
+`batch_size` query rows (a Python int), so no (len(queries), len(keys)) score
+matrix is ever built: lax.map with its `batch_size=` argument is that loop (a
+scan or fori_loop over the chunks you write yourself is fine too). Keep the
+signature.
 """
 
 import jax

@@ -15,7 +15,7 @@ def test_chunks_follow_batch_size(exercise):
     for batch in (5, 3):
         program = checks.program_of(lambda q, k: exercise.log_normalizers(q, k, batch), QUERIES, KEYS,
                                     what=f"log_normalizers(queries, keys, {batch})")
-        lengths = [eqn.params.get("length") for eqn in program.loops()]
+        lengths = [eqn.params.get("length") for eqn in program.live("scan", "while")]
         if Q // batch not in lengths:
             loops = f"loops {lengths} times" if lengths else "has no loop"
             checks.fail(f"log_normalizers(queries, keys, {batch}) with {Q} queries {loops}; chunks of "

@@ -13,10 +13,11 @@ Docs: https://docs.jax.dev/en/latest/gradient-checkpointing.html
 
 Task (fill-in): `block(x, weights)` is one layer: pre = x @ w1 (a wide matmul
 worth keeping), then tanh(sin(pre) @ w2). Write `loss(params, x)`: run x through
-the layers with lax.scan over params = (w1s, w2s) (stacked per layer), and
-return the mean of the final output squared. Checkpoint the block so each layer
-keeps only its input and `pre` (name it "pre"): the second matmul and the rest
-are recomputed. Keep the names and signatures.
+the layers with one rolled lax.scan over params = (w1s, w2s) (stacked per
+layer), and return the mean of the final output squared. Checkpoint the block so
+each layer keeps only its input and `pre`: the second matmul and the rest are
+recomputed. Name `pre` inside `block` (edit it too; its values stay the same).
+Keep the names and signatures.
 """
 
 import jax

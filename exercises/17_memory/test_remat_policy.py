@@ -30,6 +30,10 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
     program = checks.program_of(jax.grad(exercise.loss), params, X, what="jax.grad(loss)")
     checks.assert_uses(program, {"scan"}, what="loss", tool="lax.scan",
                        hint="Run the layers with one lax.scan over the stacked params, as the task says.")
+    # Per layer means a loop: a scan unrolled into one copy of the block per layer keeps the same
+    # residuals on paper, but as L separate programs' worth of values, not one stacked per step.
+    checks.assert_loops_rolled(program, what="jax.grad(loss)",
+                               hint="Keep the scan over the layers rolled (no unroll=).")
     stored = program.stored_per_step()
     inputs = [s for s in stored if s.source == "input"]
     pres = [s for s in stored if _is_pre(s)]

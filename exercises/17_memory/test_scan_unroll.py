@@ -24,7 +24,14 @@ def test_scan_runs_four_steps_per_iteration(exercise):
     steps = 64
     program = checks.program_of(lambda *a: exercise.swing(*a, steps=steps), *START,
                                 what=f"swing(theta0, omega0, dt, steps={steps})")
-    scans = [eqn for eqn in program.find("scan") if eqn.params.get("length") == steps]
+    # Live scans only: a scan beside the real work whose result is thrown away (or multiplied by zero)
+    # has no result to follow.
+    scans = [eqn for eqn in program.live("scan") if eqn.params.get("length") == steps]
+    if not scans and any(eqn.params.get("length") == steps for eqn in program.find("scan")):
+        checks.fail(f"swing(..., steps={steps}) has a scan over the {steps} steps, but nothing it returns "
+                    f"depends on it (its result is thrown away or multiplied by zero); the angles come from "
+                    f"{program.primitives().count('sin')} copies of the step's sin written out beside it. Keep "
+                    f"the one scan and let its own unroll parameter copy the step. See {SCAN_DOCS}", "wrong-tool")
     if not scans:
         copies = program.primitives().count("sin")
         if program.find("scan") and copies > 1:

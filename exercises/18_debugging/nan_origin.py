@@ -12,10 +12,10 @@ previous setting on the way out, even when an error escapes, whereas
 `jax.config.update` leaves it changed for everything that runs afterwards.
 Docs: https://docs.jax.dev/en/latest/debugging/flags.html
 
-Task (fill-in): `nan_origin(f, *args)` runs `jax.jit(f)(*args)` with NaN
-checking on and returns the name of the primitive that made the first NaN
-(a str such as "log"), or None when no NaN appears. Leave `jax_debug_nans`
-as you found it.
+Task (fill-in): `nan_origin(f, *args)` runs `jax.jit(f)(*args)` with the
+`jax_debug_nans` option on (not checkify's nan_checks) and returns the name of
+the primitive that made the first NaN (a str such as "log"), or None when no
+NaN appears. Leave `jax_debug_nans` as you found it, whether it was on or off.
 """
 
 

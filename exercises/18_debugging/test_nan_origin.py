@@ -29,14 +29,16 @@ def _keep_switches():
 
 
 class Traced:
-    """A function the checks hand to nan_origin: it notes whether NaN checking was on each time it ran."""
+    """A function the checks hand to nan_origin: each time it runs, it notes whether NaN checking was
+    on and whether it was being traced (by jax.jit) rather than run on values."""
 
     def __init__(self, body):
-        self.body, self.seen = body, []
+        self.body, self.seen, self.traced = body, [], []
         self.__name__ = body.__name__
 
     def __call__(self, *args):
         self.seen.append(bool(jax.config.jax_debug_nans))
+        self.traced.append(any(isinstance(a, jax.core.Tracer) for a in args))
         return self.body(*args)
 
 
@@ -66,7 +68,7 @@ def _origin(exercise, f, *host_args, what):
 
 
 def _check_setting(found, *, what):
-    now = bool(jax.config.jax_debug_nans)
+    now = bool(checks.read_setting("jax_debug_nans"))
     if now != found:
         checks.fail(f"after {what}, jax_debug_nans is {'on' if now else 'off'}; it was "
                     f"{'on' if found else 'off'} before. The option is global: every later jitted "
@@ -82,6 +84,12 @@ def _check_ran_checked(f, *, what):
                     f"find the NaN: with the option on, a jitted call whose output holds a NaN is run "
                     f"again op by op and stops at the first primitive that made one. See {FLAGS}",
                     "wrong-tool")
+    if not any(on and traced for on, traced in zip(f.seen, f.traced)):
+        checks.fail(f"{what}: {f.__name__} ran with NaN checking on, but never under jax.jit: it was "
+                    f"only ever called on values, op by op. The task is jax.jit(f)(*args) with the "
+                    f"option on: JAX checks the compiled call's output and, when it holds a NaN, runs "
+                    f"the function again de-optimized to find the primitive that made it. See {FLAGS}",
+                    "not-jitted")
 
 
 def _check_name(got, want, *, what, why):
@@ -118,8 +126,19 @@ def test_none_when_no_nan_appears(exercise):
                 why="log(0) is -inf, not NaN, so no primitive made a NaN and JAX raised nothing.")
 
 
+def _run_ignoring_the_nan(exercise, f, x):
+    try:
+        exercise.nan_origin(f, x)
+    except FloatingPointError:
+        pass  # what it returns is the other checks' business; here only the setting counts
+
+
 def test_leaves_the_setting_as_it_found_it(exercise):
     x = jnp.asarray(np.array([3.0, 1.0], np.float32))
+    # From both starting values, set globally: "restoring" it to off turns it off for a caller
+    # who had it on.
+    checks.assert_leaves_setting(lambda: _run_ignoring_the_nan(exercise, Traced(spread), x), "jax_debug_nans",
+                                 what="nan_origin(spread, [3, 1])", why=f"See {FLAGS}")
     with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
         try:
             exercise.nan_origin(Traced(spread), x)

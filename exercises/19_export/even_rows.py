@@ -7,9 +7,10 @@ arbitrary `b`: export fails with InconclusiveDimensionOperation. Don't fix the
 size and don't pad: state the fact in the symbolic shape. Its dimensions are
 expressions in dimension variables, not just names: in "3*n, 4" the row count
 is a multiple of 3 by construction, and shape arithmetic on it works with n.
-`symbolic_shape(spec, constraints=("b >= 2",))` adds inequalities, but not
-divisibility. The artefact checks the declared
-shapes whenever it is called: 5 rows are refused with a shape error.
+`symbolic_shape(spec, constraints=...)` adds facts: an equality that defines a
+variable ("b == 2*n" makes b stand for 2*n, the same as writing 2*n) or an
+inequality ("b >= 2"), which says nothing a division can use. The artefact
+checks the declared shapes whenever it is called: 5 rows are refused.
 Docs: https://docs.jax.dev/en/latest/export/shape_poly.html
 
 Task (fix-it): `export_pairs(features)` must export `pair_rows` (keep it as it

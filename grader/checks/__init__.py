@@ -8,45 +8,60 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 
 - core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
 - values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated`, `assert_sees_global_change`,
-  `swap_function` + `assert_follows` (the answer transforms the function the task names)
-- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`
+  `swap_function` + `assert_follows` (the answer transforms the function the task names),
+  `read_setting`/`change_setting` and `assert_leaves_setting` (a global JAX setting as found, where the
+  exercise runs), `observe` (a check's probe run beside the exercise)
+- site: where the exercise runs (this process, or the grader's subject process)
+- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
+  `assert_reuses_program` (repeated calls compile nothing), `max_traces` (chex's trace counter on a
+  function handed to the answer)
 - programs: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
-  `assert_runs_on_devices` (where the work ran), `compiled_program` (partitioned HLO),
-  `assert_not_unrolled`, `assert_loops_rolled`, `assert_not_unrolled_over_batch`
+  `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
+  per example), `compiled_program` (partitioned HLO), `assert_receives_at_most` (bytes each device
+  receives through collectives), `assert_not_unrolled`, `assert_loops_rolled`,
+  `assert_not_unrolled_over_batch`, `assert_loop_stops_on_data` (a while loop that decides)
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
-  `assert_split_over_devices`, `assert_donated` (buffer identity), `on_devices`
+  `assert_split_over_devices`, `assert_donated` (buffer identity), `host_reads` (values
+  read back to the host: printing included), `on_devices`
   (rerun a check with another device count)
-- prng: `no_key_reuse`;  processes: `run_in_processes`
+- prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
+  independent values drawn), `assert_keys_not_from_draws` (keys derived from the key given)
+- processes: `run_in_processes`
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
-                                    assert_jitted, count_compiles)
+                                    assert_jitted, assert_reuses_program, count_compiles, max_traces)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
-                                   assert_split_over_devices, lowered_donations, on_devices, start_worker,
-                                   within_seconds)
+                                   assert_split_over_devices, host_reads, lowered_donations, on_devices,
+                                   start_worker, within_seconds)
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
-                                    StoredValue, assert_loops_rolled, assert_no_callbacks, assert_not_unrolled,
-                                    assert_not_unrolled_over_batch, assert_not_uses, assert_runs_on_devices,
-                                    assert_uses, compiled_program, jaxpr_primitives, jaxpr_size,
-                                    per_device_shape, program_of, traced_jaxpr)
-from grader.checks.prng import no_key_reuse
-from grader.checks.values import (assert_close, assert_follows, assert_not_mutated, assert_sees_global_change,
-                                  assert_shape_dtype, swap_function)
+                                    StoredValue, assert_loop_stops_on_data, assert_loops_rolled,
+                                    assert_no_callbacks, assert_no_stacked_copies, assert_not_unrolled,
+                                    assert_not_unrolled_over_batch, assert_not_uses, assert_receives_at_most,
+                                    assert_runs_on_devices, assert_uses, compiled_program, jaxpr_primitives,
+                                    jaxpr_size, per_device_shape, program_of, traced_jaxpr)
+from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
+                                no_key_reuse)
+from grader.checks.values import (assert_close, assert_follows, assert_leaves_setting, assert_not_mutated,
+                                  assert_sees_global_change, assert_shape_dtype, change_setting, read_setting,
+                                  observe, swap_function)
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "assert_close", "assert_compiles", "assert_donated", "assert_follows", "assert_jitted",
-    "assert_loops_rolled", "assert_no_callbacks", "assert_not_mutated", "assert_not_unrolled",
-    "assert_not_unrolled_over_batch", "assert_not_uses", "assert_on_devices", "assert_replicated",
+    "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
+    "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
+    "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
+    "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
-    "assert_split_over_devices", "assert_uses", "compiled_program", "count_compiles", "fail",
-    "jaxpr_primitives", "jaxpr_size", "lowered_donations", "no_key_reuse", "on_devices", "per_device_shape",
-    "program_of", "run_in_processes", "sentence", "short", "start_worker", "swap_function", "traced_jaxpr",
-    "within_seconds",
+    "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles",
+    "drawn_values", "fail", "host_reads", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "max_traces",
+    "no_key_reuse", "observe", "on_devices", "per_device_shape", "program_of", "read_setting", "run_in_processes",
+    "sentence", "short", "start_worker", "swap_function", "traced_jaxpr", "within_seconds",
 ]

@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import chex
 import jax
 
-from grader.checks.core import DOCS, fail, sentence
+from grader.checks import site
+from grader.checks.core import DOCS, KataFailure, fail, sentence
 
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -121,6 +123,21 @@ class _LoweringSpy(logging.Filter):
         return record.levelno >= self.quiet_below
 
 
+_OPEN_LOGS: list[tuple[CompileLog, _LoweringSpy]] = []  # the count_compiles blocks open now
+
+
+def note_compiles(events: list[tuple[str, bool, Any]]) -> None:
+    """Compiles that happened where the exercise's code runs, in another process: (program name,
+    whether it served an eager operation, its input types), into every open `count_compiles` block."""
+    for log, _ in _OPEN_LOGS:
+        for fun_name, eager, signature in events:
+            if eager:
+                log.eager.append(fun_name)
+            elif _matches(fun_name, log.name):
+                log.names.append(fun_name)
+                log.signatures.append(signature)
+
+
 @contextlib.contextmanager
 def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     """Count XLA compilations of compiled functions in the block.
@@ -153,9 +170,11 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
     jax.monitoring.register_event_duration_secs_listener(listener)
+    _OPEN_LOGS.append((log, spy))
     try:
         yield log
     finally:
+        _OPEN_LOGS.remove((log, spy))
         jax.monitoring.unregister_event_duration_listener(listener)
         logger.removeFilter(spy)
         logger.setLevel(old_level)
@@ -238,3 +257,64 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
              f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
              f"compiler never sees the whole computation. All of it belongs inside the function that "
              f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
+
+
+def assert_reuses_program(call: Callable[[], Any], *, what: str, calls: str, times: int = 2,
+                          why: str = "") -> Any:
+    """After one call of `call()` (which may compile), `times` more calls compile nothing.
+
+    For answers whose work is compiled by jit or pmap: a new jitted or pmapped
+    function per call (of a lambda, a closure, a functools.partial) is new to
+    JAX's cache and compiles again every time, with the same values. This does
+    not prove that anything is compiled (other checks do that): the first call
+    may find its program already cached by an earlier check. Returns the last
+    call's result.
+    """
+    __tracebackhide__ = True
+    call()
+    with count_compiles() as log:
+        for _ in range(times):
+            out = call()
+    if log.count:
+        fail(sentence(f"{what} compiled {log.count} time(s) for {calls}; expected no new compile. "
+                      f"jit and pmap cache a program per function object: a jax.jit or jax.pmap of a "
+                      f"lambda, a closure or a functools.partial built inside the call is a new function "
+                      f"each time, so every call traces and compiles again.", why,
+                      f"See {DOCS}/jit-compilation.html"), "recompiles")
+    return out
+
+
+@contextlib.contextmanager
+def max_traces(fn: Callable, n: int, *, what: str, why: str = "") -> Iterator[Callable]:
+    """Yield `fn` wrapped to allow at most `n` traces (chex.assert_max_traces); hand it to the answer
+    inside the block. A trace beyond `n` fails with a lesson, whatever program it was for.
+
+    Compile counts see programs; this sees the Python function being traced
+    again, which is what an export (traced once, then called for ever) or a
+    cache that misses does. chex's trace counter is global, keyed on the
+    function's code and where it was wrapped, so it is cleared on the way in.
+    """
+    __tracebackhide__ = True
+
+    def traced(*args: Any, **kwargs: Any) -> Any:  # chex reads its wrappee's source: this one has it
+        return fn(*args, **kwargs)
+
+    traced.__name__ = getattr(fn, "__name__", "traced")
+    where = site.current()
+    chex.clear_trace_counter()
+    if where is not None:  # the wrapper is handed to the exercise: it counts where the exercise runs
+        where.run(chex.clear_trace_counter)
+    try:
+        yield chex.assert_max_traces(traced, n)
+    except AssertionError as error:
+        if isinstance(error, KataFailure) or "is traced >" not in str(error):
+            raise
+        name = getattr(fn, "__name__", "the function")
+        fail(sentence(f"{what} traced {name} more than {n} time{'s' if n != 1 else ''}: JAX ran its Python "
+                      f"body again to build another program, where the one it had should have served.",
+                      why or f"{RECOMPILE_CAUSES[0].upper()}{RECOMPILE_CAUSES[1:]}.",
+                      f"See {DOCS}/jit-compilation.html"), "repeated-work")
+    finally:
+        chex.clear_trace_counter()
+        if where is not None:
+            where.run(chex.clear_trace_counter)

@@ -24,6 +24,7 @@ FAILURE_CODES = {
     "wrong-collective": "communicates between devices the wrong way",
     "host-transfer": "moves data through the host",
     "key-reuse": "reuses a PRNG key",
+    "not-independent": "copies one random draw where independent draws are needed",
     "untyped-key": "hands over raw uint32 key data where a typed key is needed",
     "not-donated": "does not donate the buffers",
     "unrolled": "unrolls a loop into the program",
@@ -52,6 +53,7 @@ FAILURE_CODES = {
     "timeout": "runs too long (an endless loop?)",
     "memory-limit": "uses too much memory",
     "crash": "crashes the check process",
+    "refused": "does something an exercise never needs (refused by the grader: needs review)",
     "not-run": "was not run (an earlier check of the exercise failed hard)",
 }
 

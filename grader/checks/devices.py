@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import hmac
 import inspect
@@ -12,13 +13,14 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import jax
 import numpy as np
 
+from grader.checks import site
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 
 SHARDING_DOCS = f"{DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
@@ -116,10 +118,86 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
                       f"slice of the leading axis.", hint), "wrong-sharding")
 
 
+# --- reads back to the host ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def host_reads() -> Iterator[list[str]]:
+    """Every jax.Array whose values are read back to the host inside the block, as "float32[3]".
+
+    A CPU's transfer guard never sees a device-to-host copy (the memory is the
+    host's already), so this watches the one place every Python-level read of
+    an array's values goes through: printing, str/repr/format, float(), int(),
+    bool(), .tolist(), jax.device_get. NumPy's own conversions (np.asarray,
+    .item()) read the buffer directly, past this; they fail under jax.jit
+    instead, so a check that also runs the code under jit sees those.
+    """
+    where = site.current()
+    if where is not None:  # the reads happen where the exercise runs
+        seen: list[str] = []
+        where.run(start_host_reads)
+        try:
+            yield seen
+        finally:
+            seen.extend(where.run(stop_host_reads))
+        return
+    start_host_reads()
+    seen = _HOST_READS["seen"]
+    try:
+        yield seen
+    finally:
+        stop_host_reads()
+
+
+_HOST_READS: dict[str, Any] = {"original": None, "seen": []}
+
+
+def start_host_reads() -> None:
+    """Note every read of an array's values to the host from now on (but the grader's own)."""
+    from jax._src import array
+
+    impl = array.ArrayImpl
+    if _HOST_READS["original"] is not None:
+        return
+    original = _HOST_READS["original"] = impl.__dict__["_value"]
+    seen = _HOST_READS["seen"] = []
+
+    def watched(self: Any) -> Any:
+        if not _read_by_the_grader(sys._getframe(1)):
+            seen.append(f"{self.dtype}{list(self.shape)}")
+        return original.fget(self)
+
+    impl._value = property(watched)
+
+
+def stop_host_reads() -> list[str]:
+    from jax._src import array
+
+    if _HOST_READS["original"] is not None:
+        array.ArrayImpl._value = _HOST_READS["original"]
+        _HOST_READS["original"] = None
+    return list(_HOST_READS["seen"])
+
+
+def _read_by_the_grader(frame: Any) -> bool:
+    """Whether the read comes from the grader's protocol (sending a result back), within a few frames."""
+    remote = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "remote")
+    for _ in range(4):
+        if frame is None:
+            return False
+        if frame.f_code.co_filename.startswith(remote):
+            return True
+        frame = frame.f_back
+    return False
+
+
 # --- donation -----------------------------------------------------------------------------------
 
 
 def _pointers(leaf: Any) -> list[int]:
+    where = site.current()
+    if where is not None:  # the buffers live where the exercise ran
+        return where.buffer_pointers(leaf)
     return [shard.data.unsafe_buffer_pointer() for shard in leaf.addressable_shards]
 
 
@@ -262,9 +340,13 @@ def stop_workers() -> None:
     _WORKERS.clear()
 
 
-def _ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
-                seconds: float | None = None) -> dict:
-    """The helper process's answer for check(exercise), remembered per exercise content."""
+def ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
+               seconds: float | None = None, **extra: Any) -> dict:
+    """The helper process's answer for check(exercise), remembered per exercise content.
+
+    `extra` goes with the request: under the grader, how the helper starts a
+    subject of its own with `n_devices` devices (`subject`, the exercise's
+    manifest `path`)."""
     source = Path(exercise.module.__file__)
     check_file = Path(inspect.getfile(check))
     key = (n_devices, str(check_file), check.__name__, hashlib.sha256(source.read_bytes()).hexdigest())
@@ -273,7 +355,7 @@ def _ask_worker(n_devices: int, check: Callable[[Any], None], exercise: Any,
         worker = _WORKERS[n_devices]
         try:
             _ANSWERS[key] = worker.ask({"check_file": str(check_file), "function": check.__name__,
-                                        "exercise": str(source), "label": exercise.label}, seconds)
+                                        "exercise": str(source), "label": exercise.label, **extra}, seconds)
         except BaseException:
             worker.stop()  # interrupted (a timeout): the worker may be stuck in the learner's code
             _WORKERS.pop(n_devices, None)
@@ -296,7 +378,9 @@ def within_seconds(seconds: float, check: Callable[[Any], None], exercise: Any, 
     check's failure.
     """
     __tracebackhide__ = True
-    answer = _ask_worker(4, check, exercise, seconds)
+    where = site.current()
+    answer = where.within_seconds(seconds, check, exercise) if where is not None else \
+        ask_worker(4, check, exercise, seconds)
     kind, message = answer["kind"], answer.get("message", "")
     if kind == "ok":
         return
@@ -322,7 +406,9 @@ def on_devices(n_devices: int, check: Callable[[Any], None], exercise: Any) -> N
     (and its code) is raised instead, since the device count is not the cause.
     """
     __tracebackhide__ = True
-    answer = _ask_worker(n_devices, check, exercise)
+    where = site.current()
+    answer = where.on_devices(n_devices, check, exercise) if where is not None else \
+        ask_worker(n_devices, check, exercise)
     kind, message = answer["kind"], answer.get("message", "")
     where = f"with {n_devices} devices instead of {jax.device_count()}"
     if kind == "ok":
@@ -345,17 +431,27 @@ def sign(key: bytes, answer: dict) -> str:
     return hmac.new(key, json.dumps(answer, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
-def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str) -> dict:
-    """Run one check function on a fresh import of the exercise (inside the helper process)."""
+def worker_answer(n_devices: int, check_file: str, function: str, exercise_file: str, label: str,
+                  subject: dict | None = None, path: str = "") -> dict:
+    """Run one check function on a fresh import of the exercise (inside the helper process).
+
+    With `subject` (under the grader) the exercise is imported in a subject
+    process of this helper's own, never here."""
     import importlib.util
 
     from grader.explain import explain, headline
-    from grader.plugin import load_exercise
+    from grader.loading import load_exercise
 
     try:
         spec = importlib.util.spec_from_file_location(f"kata_devices_check_{abs(hash(check_file))}", check_file)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+        if subject is not None:
+            # A late import: the grading engine sits above the checks library, and only a helper
+            # process serving the grader needs it.
+            from grader.remote.examiner import check_in_subject
+
+            return check_in_subject(subject, path, label, lambda exercise: getattr(module, function)(exercise))
         getattr(module, function)(load_exercise(Path(exercise_file), label))
     except KataFailure as failure:
         return {"kind": "failure", "message": str(failure), "code": failure.code}

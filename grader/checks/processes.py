@@ -104,6 +104,14 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
     import hashlib
     from pathlib import Path
 
+    from grader.checks import site
+
+    where = site.current()
+    if where is not None:  # the processes run the exercise: they start where it runs
+        value = where.run_in_processes(str(module_file), function, what, {
+            "n_processes": n_processes, "devices_per_process": devices_per_process, "timeout": timeout,
+            "prelude": prelude})
+        return value if observed else [result for result, _ in value]
     path = Path(module_file).resolve()
     per = devices_per_process or max(1, jax.device_count() // n_processes)
     key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest(), function, n_processes, per, prelude)

@@ -267,6 +267,29 @@ class Program:
         jaxpr = getattr(self.jaxpr, "jaxpr", self.jaxpr)
         return bool(jaxpr.invars and jaxpr.outvars) and walk(jaxpr, jaxpr.invars[0], jaxpr.outvars[0])
 
+    def transfers(self) -> list[tuple[tuple[int, ...], set[int] | None, set[int]]]:
+        """Every explicit copy (device_put) in the program, in order, as (shape moved, ids of the
+        devices it came from or None for host data, ids of the devices it went to). Traced with the
+        arrays closed over (`program_of(lambda: f(a, b))`), it lists every copy the call makes, not
+        only the first one a transfer guard would stop, and whatever guard the code sets itself."""
+        found = []
+        for eqn in self.find("device_put"):
+            for var, source, target in zip(eqn.invars, eqn.params.get("srcs", ()), eqn.params.get("devices", ())):
+                ids = lambda s: {d.id for d in s.device_set} if hasattr(s, "device_set") else (  # noqa: E731
+                    {s.id} if hasattr(s, "id") else None)
+                if target is None:
+                    continue
+                found.append((tuple(getattr(var.aval, "shape", ())), ids(source) if source is not None else None,
+                              ids(target)))
+        return found
+
+    def host_constants(self, min_size: int = 2) -> list[tuple[int, ...]]:
+        """Shapes of the NumPy arrays (not jax.Arrays) the program holds as constants, of at least
+        `min_size` values: data computed on the host and baked into the program."""
+        consts = getattr(self.jaxpr, "consts", ())
+        return [tuple(np.shape(c)) for c in consts
+                if not isinstance(c, jax.Array) and np.size(c) >= min_size]
+
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
         included (per iteration): what the program must hold in memory at once, at least."""
@@ -302,6 +325,75 @@ def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any)
     return Program(traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"), **kwargs))
 
 
+# --- shared inputs stay shared -------------------------------------------------------------------
+
+
+def _input_sources(jaxpr: Any, sources_in: list[frozenset[int]], found: list[tuple[Any, frozenset[int]]]) \
+        -> list[frozenset[int]]:
+    """Which program inputs each output of `jaxpr` is computed from, given the inputs of its own inputs;
+    every equation result is added to `found` with its sources (call-like bodies seen through)."""
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    sources = {id(v): s for v, s in zip(jaxpr.invars, sources_in)}
+
+    def of(var: Any) -> frozenset[int]:
+        return frozenset() if isinstance(var, jax.extend.core.Literal) else sources.get(id(var), frozenset())
+
+    for eqn in jaxpr.eqns:
+        ins = [of(v) for v in eqn.invars]
+        subs = list(jax.extend.core.jaxprs_in_params(eqn.params))
+        body = getattr(subs[0], "jaxpr", subs[0]) if len(subs) == 1 else None
+        if body is not None and len(body.invars) == len(ins) and len(body.outvars) == len(eqn.outvars) \
+                and eqn.primitive.name not in ("scan", "while", "cond"):
+            outs = _input_sources(body, ins, found)
+        else:
+            every = frozenset().union(*ins)
+            outs = [every] * len(eqn.outvars)
+        for var, source in zip(eqn.outvars, outs):
+            sources[id(var)] = source
+            found.append((var, source))
+    return [of(v) for v in jaxpr.outvars]
+
+
+def assert_no_stacked_copies(fn: Callable, *args: Any, shared: dict[str, str], copies: int, what: str,
+                             hint: str = "", **kwargs: Any) -> Program:
+    """No input that every example (member, device) shares is copied once per example in the program:
+    an array computed from that input alone, `copies` times its size or more (a tile, a broadcast to
+    the batch), is a stack of copies the mapped function should never need.
+
+    vmap's in_axes=None hands the one value to every example; tiling it to the batch and mapping it
+    gives the same numbers while building (and reading) a copy per example.
+
+    Args:
+      shared: the shared inputs, by their path in `args` as `jax.tree_util.keystr` writes it
+        ("[0]['b']" for args[0]["b"], "[1]" for args[1]) -> how the message names them.
+      copies: the number of examples.
+    Scalars are not judged: jnp broadcasts a scalar operand to the other's shape in any program.
+    Returns:
+      The program, for further questions.
+    """
+    __tracebackhide__ = True
+    program = program_of(fn, *args, what=what, **kwargs)
+    leaves = jax.tree_util.tree_flatten_with_path(args)[0]
+    names = {i: shared[jax.tree_util.keystr(path)] for i, (path, _) in enumerate(leaves)
+             if jax.tree_util.keystr(path) in shared}
+    sizes = {i: math.prod(np.shape(leaf)) for i, (_, leaf) in enumerate(leaves)}
+    jaxpr = getattr(program.jaxpr, "jaxpr", program.jaxpr)
+    found: list[tuple[Any, frozenset[int]]] = []
+    _input_sources(jaxpr, [frozenset({i}) for i in range(len(jaxpr.invars))], found)
+    for var, source in found:
+        if len(source) != 1 or next(iter(source)) not in names:
+            continue
+        (index,) = source
+        size = math.prod(getattr(var.aval, "shape", ()))
+        if sizes[index] > 1 and size >= copies * sizes[index]:  # a scalar is broadcast by every jnp op
+            fail(sentence(f"{what} builds {var.aval.str_short()} from {names[index]} alone: {copies} copies "
+                          f"of a value every example shares, made before the mapped work. Mapping a "
+                          f"stack of copies gives the same numbers as mapping nothing, at the cost of the "
+                          f"copies: in_axes=None hands the one value to every example as it is.", hint,
+                          f"See {DOCS}/automatic-vectorization.html"), "wrong-tool")
+    return program
+
+
 # --- loops ------------------------------------------------------------------------------------
 
 
@@ -334,6 +426,49 @@ def assert_loops_rolled(program: Program, *, what: str, max_unroll: int = 1, hin
                           f"(unroll={unroll!r}), so the compiled program holds {factor} copies of the "
                           f"loop body. A rolled loop keeps one copy whatever the trip count.",
                           hint, f"See {DOCS}/control-flow.html"), "unrolled")
+
+
+def _counted_only(eqn: Any) -> bool:
+    """Whether a while loop's condition reads only counters (a carry the body steps by a constant)
+    and values the body passes through unchanged: a fixed number of trips, decided before it starts."""
+    cond, body = eqn.params["cond_jaxpr"].jaxpr, eqn.params["body_jaxpr"].jaxpr
+    cond_n, body_n = eqn.params["cond_nconsts"], eqn.params["body_nconsts"]
+    producers = {id(out): e for e in cond.eqns for out in e.outvars}
+    read: set[int] = set()
+    pending = list(cond.outvars)
+    while pending:
+        var = pending.pop()
+        if id(var) in producers:
+            pending += [v for v in producers[id(var)].invars if not isinstance(v, jax.extend.core.Literal)]
+        else:
+            read.add(id(var))
+    carried = [i for i, v in enumerate(cond.invars[cond_n:]) if id(v) in read]
+    body_producers = {id(out): e for e in body.eqns for out in e.outvars}
+    for i in carried:
+        before, after = body.invars[body_n + i], body.outvars[i]
+        if after is before:
+            continue  # passed through: a bound fixed before the loop started
+        step = body_producers.get(id(after))
+        if step is not None and step.primitive.name in ("add", "sub") and before in step.invars and all(
+                v is before or isinstance(v, jax.extend.core.Literal) or v in body.invars[:body_n]
+                for v in step.invars):
+            continue  # a counter: before plus a constant
+        return False
+    return True
+
+
+def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") -> None:
+    """Some while loop in the program decides when to stop from the values it computes, not only
+    from a counter against a bound fixed before it started (a fori_loop with a traced but
+    data-independent bound, `100 + 0 * tol`, runs every trip and masks the late ones)."""
+    __tracebackhide__ = True
+    loops = [eqn for eqn in program.live("while")]
+    if loops and all(_counted_only(eqn) for eqn in loops):
+        fail(sentence(f"{what}: its while loop stops on a step count alone (its condition reads a counter "
+                      f"and a bound fixed before the loop started), so it runs the same number of trips "
+                      f"whatever the values: a fori_loop in a while_loop's clothing, with the late steps "
+                      f"masked out. The condition must test what the loop computes.", hint,
+                      f"See {DOCS}/_autosummary/jax.lax.while_loop.html"), "wrong-tool")
 
 
 def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
@@ -539,6 +674,46 @@ class CompiledProgram:
                 found.append((match.group(2), tuple(int(d) for d in match.group(1).split(",") if d)))
         return found
 
+    def received(self) -> list[tuple[str, tuple[int, ...], float]]:
+        """What each device receives through collectives while the program runs, as (op, per-device
+        result shape, bytes received), loop bodies counted once per trip (a loop whose trip count XLA
+        does not know counts 1000 trips): the measure of how much data the devices exchange,
+        whatever collectives, reshards or hand-made rings moved it."""
+        computations, entry = _hlo_computations(self.text)
+        default_group = int(m.group(1)) if (m := re.search(r"num_partitions=(\d+)", self.text)) else 1
+        memo: dict[str, list[tuple[str, tuple[int, ...], float]]] = {}
+
+        def of(name: str, depth: int = 0) -> list[tuple[str, tuple[int, ...], float]]:
+            if name in memo or depth > 50:
+                return memo.get(name, [])
+            found: list[tuple[str, tuple[int, ...], float]] = []
+            for line in computations.get(name, []):
+                op = re.search(r"=\s*(\(.*?\)|\w+\[[0-9,]*\]\S*)\s+(" + "|".join(HLO_COLLECTIVES)
+                               + r")(-start)?\(", line)
+                if op:
+                    shapes = re.findall(r"(\w+)\[([0-9,]*)\]", op.group(1))
+                    dtype, dims = shapes[-1]
+                    shape = tuple(int(d) for d in dims.split(",") if d)
+                    size = math.prod(shape) * _HLO_BYTES.get(dtype, 4)
+                    group = _group_size(line) or default_group
+                    share = {"collective-permute": 1.0, "reduce-scatter": group - 1.0}.get(op.group(2),
+                                                                                          (group - 1) / group)
+                    found.append((op.group(2), shape, size * share))
+                trips = 1
+                if " while(" in line:
+                    count = re.search(r'"known_trip_count":\{"n":"(\d+)"\}', line)
+                    trips = int(count.group(1)) if count else 1000
+                branches = re.search(r"branch_computations=\{([^}]*)\}", line)
+                if branches:
+                    options = [of(b.strip().lstrip("%"), depth + 1) for b in branches.group(1).split(",")]
+                    found += max(options, key=lambda got: sum(b for _, _, b in got), default=[])
+                for callee in re.findall(r"(?:calls|to_apply|body)=%([\w.\-]+)", line):
+                    found += [(o, s, b * trips) for o, s, b in of(callee, depth + 1)]
+            memo[name] = found
+            return found
+
+        return of(entry) if entry else []
+
     def parameter_shapes(self) -> list[tuple[int, ...]]:
         """Per-device shapes of the entry computation's parameters."""
         entry = self.text[self.text.find("ENTRY"):]
@@ -546,6 +721,69 @@ class CompiledProgram:
         for match in re.finditer(r"=\s*\w+\[([0-9,]*)\][^\n]*?parameter\((\d+)\)", entry.split("\n}\n")[0]):
             shapes.append((int(match.group(2)), tuple(int(d) for d in match.group(1).split(",") if d)))
         return [shape for _, shape in sorted(shapes)]
+
+
+_HLO_BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2, "s32": 4, "u32": 4, "f32": 4,
+              "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
+
+
+def _hlo_computations(text: str) -> tuple[dict[str, list[str]], str | None]:
+    """The HLO module's computations by name (their instruction lines), and the entry's name."""
+    computations: dict[str, list[str]] = {}
+    entry, current = None, None
+    for line in text.splitlines():
+        head = re.match(r"^(ENTRY )?%([\w.\-]+) \(.*\{\s*$", line)
+        if head:
+            current = head.group(2)
+            computations[current] = []
+            entry = current if head.group(1) else entry
+        elif line.startswith("}"):
+            current = None
+        elif current is not None:
+            computations[current].append(line)
+    return computations, entry
+
+
+def _group_size(line: str) -> int | None:
+    """How many devices one group of this collective spans, from its replica_groups."""
+    listed = re.search(r"replica_groups=\{\{([0-9,]*)\}", line)
+    if listed:
+        return len(listed.group(1).split(","))
+    iota = re.search(r"replica_groups=\[([0-9,]+)\]<=", line)
+    if iota:
+        return int(iota.group(1).split(",")[-1])
+    mesh = re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", line)
+    if mesh:
+        sizes = dict(re.findall(r"'(\w+)'=(\d+)", mesh.group(1)))
+        return math.prod(int(sizes.get(axis.strip().strip("'"), 1)) for axis in mesh.group(2).split(","))
+    return None
+
+
+def assert_receives_at_most(fn: Callable, *args: Any, limit: float, what: str, allowed: str,
+                            hint: str = "", **kwargs: Any) -> CompiledProgram:
+    """Each device receives at most `limit` bytes through collectives while fn(*args) runs.
+
+    A spelling-based check ("no all_gather") misses a gather built another way:
+    n-1 ppermutes, a psum of one-hot-placed blocks, a reshard to replicated
+    beside a decoy collective, a gather under a transposed shape. The bytes each
+    device receives count them all: read from the compiled, partitioned program.
+
+    Args:
+      limit: bytes per device, e.g. one block of the input.
+      allowed: what the task lets a device receive, for the message, e.g. "one block (24 bytes)".
+    """
+    __tracebackhide__ = True
+    program = compiled_program(fn, *args, what=what, **kwargs)
+    received = program.received()
+    total = sum(b for _, _, b in received)
+    if total > limit:
+        biggest = sorted(received, key=lambda r: -r[2])[:3]
+        listed = ", ".join(f"{op} of {list(shape)} ({b:.0f} bytes)" for op, shape, b in biggest)
+        fail(sentence(f"{what}: each device receives about {total:.0f} bytes from the others while it "
+                      f"runs ({listed}); the task needs at most {allowed}. The whole array (or most of "
+                      f"it) is being collected on every device, whatever the collective that does it.",
+                      hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    return program
 
 
 def compiled_program(fn: Callable, *args: Any, what: str, **kwargs: Any) -> CompiledProgram:

@@ -9,9 +9,11 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import chex
 import jax
 import numpy as np
 
+from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence, short
 
 
@@ -26,19 +28,30 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
-    if jax.tree.structure(actual) != jax.tree.structure(expected):
+    if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
     for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
         where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
         got_arr, want_arr = np.asarray(got), np.asarray(want)
-        if got_arr.shape != want_arr.shape:
+        if not _holds(chex.assert_shape, got_arr, want_arr.shape):
             fail(sentence(f"{where} has shape {got_arr.shape}; expected shape {want_arr.shape}.", hint),
                  "wrong-shape")
-        if not np.allclose(got_arr, want_arr, rtol=rtol, atol=atol, equal_nan=True):
+        # chex compares as np.testing does: NaN equals NaN, |got - want| <= atol + rtol * |want|.
+        if not _holds(chex.assert_trees_all_close, got_arr, want_arr, rtol=rtol, atol=atol):
             verb = "is" if path else "returned"
             fail(sentence(f"{where} {verb} {short(got)}; expected {short(want)}.", hint))
+
+
+def _holds(assertion: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
+    """Whether a chex assertion holds. Its own message is written for a library's user; the checks
+    say what went wrong in the learner's terms instead, so only the verdict is kept."""
+    try:
+        assertion(*args, **kwargs)
+    except AssertionError:
+        return False
+    return True
 
 
 def _structure(tree: Any) -> str:
@@ -52,7 +65,8 @@ def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str,
     """`x` is an array of exactly this shape and dtype."""
     __tracebackhide__ = True
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
-    if got_shape != tuple(shape) or got_dtype != np.dtype(dtype):
+    if got_shape is None or got_dtype is None or not _holds(chex.assert_shape, x, tuple(shape)) \
+            or not _holds(chex.assert_type, x, np.dtype(dtype)):
         got = f"{got_dtype}{list(got_shape)}" if got_shape is not None else f"a {type(x).__name__}"
         fail(sentence(f"{what} returned {got}; "
                       f"expected {np.dtype(dtype)}{list(shape)}.", hint), "wrong-shape")
@@ -112,6 +126,42 @@ def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any
                           hint, f"See {DOCS}/stateful-computations.html"), "stale-global")
 
 
+# --- global JAX settings -------------------------------------------------------------------------
+
+
+def change_setting(name: str, value: Any) -> None:
+    """Set a JAX setting globally (`jax.config.update`), here and where the exercise's code runs."""
+    jax.config.update(name, value)
+    where = site.current()
+    if where is not None:  # there, whatever an answer left it at
+        where.change_setting(name, value)
+
+
+def assert_leaves_setting(call: Callable[[], Any], name: str, *, what: str, why: str = "") -> None:
+    """`call()` leaves the boolean JAX setting `name` as it found it, from both starting values.
+
+    An answer that switches a setting on and then "restores" it to False passes
+    a check that only ever starts from False, and turns the setting off for a
+    caller who had it on. The setting is set globally (`jax.config.update`)
+    before each run and put back to its first value afterwards.
+    """
+    __tracebackhide__ = True
+    before = read_setting(name)
+    try:
+        for start in (False, True):
+            change_setting(name, start)
+            call()
+            after = read_setting(name)
+            if bool(after) != start:
+                fail(sentence(f"{what}, called with {name} {'on' if start else 'off'}, left it "
+                              f"{'on' if after else 'off'}. The setting is global: every later call in "
+                              f"the caller's program would run with a value the caller never chose. "
+                              f"Change it for your own block only, with a setting that restores the "
+                              f"caller's value on the way out, whatever it was.", why), "global-setting")
+    finally:
+        change_setting(name, before)
+
+
 # --- the answer uses the function the task names ---------------------------------------------
 
 _SWAP_SLOT = "__kata_swapped_functions__"
@@ -140,6 +190,11 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
       A callable that still runs the original function (for a replacement that
       wraps it, e.g. to count calls).
     """
+    where = site.current()
+    if where is not None:  # the exercise runs in the subject: the swap happens there
+        with where.swap(module, name, replacement) as still_original:
+            yield still_original
+        return
     original = getattr(module, name)
     target = original
     while not hasattr(target, "__code__") and hasattr(target, "__wrapped__"):
@@ -183,16 +238,47 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
     """
     __tracebackhide__ = True
     swap = f"with `{swapped}` swapped for another function"
-    if jax.tree.structure(actual) != jax.tree.structure(expected):
+    if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
                       shape_hint), "wrong-shape")
     got_leaves = jax.tree_util.tree_flatten_with_path(actual)[0]
     for (path, got), want in zip(got_leaves, jax.tree.leaves(expected)):
         where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
-        if np.shape(got) != np.shape(want):
+        if not _holds(chex.assert_shape, np.asarray(got), np.shape(want)):
             fail(sentence(f"{swap}, {where} has shape {np.shape(got)}; expected shape {np.shape(want)}.",
                           shape_hint), "wrong-shape")
-        if not np.allclose(np.asarray(got), np.asarray(want), rtol=rtol, atol=atol, equal_nan=True):
+        if not _holds(chex.assert_trees_all_close, np.asarray(got), np.asarray(want), rtol=rtol, atol=atol):
             fail(sentence(f"{where} does not follow `{swapped}`: {swap} it is {short(got)}; that "
                           f"function gives {short(want)}. The answer computes its own copy of the "
                           f"formula instead of transforming `{swapped}` itself.", hint), "wrong-tool")
+
+
+# --- what only the exercise's own process can see -----------------------------------------------------
+
+
+def read_setting(name: str) -> Any:
+    """The current value of a JAX setting (`jax.config.<name>`) where the exercise's code runs.
+
+    To judge whether an answer left a global setting as it found it, read the
+    setting here after the call: under the grader the exercise runs in another
+    process, whose settings are its own.
+    """
+    where = site.current()
+    return where.setting(name) if where is not None else getattr(jax.config, name)
+
+
+def observe(probe: Callable[..., Any], exercise: Any, *args: Any, **kwargs: Any) -> Any:
+    """`probe(exercise, *args, **kwargs)`, run where the exercise's code runs; what it returns.
+
+    For a check that must watch the exercise from close by (hand it a fake
+    clock, record which functions it calls and when): the probe is a
+    module-level function of the check file that calls the exercise and
+    returns what it saw, as data (numbers, strings, arrays, lists, dicts). It
+    decides nothing: the check judges what comes back. Under the grader the
+    probe is shipped to the exercise's process, so it must not rely on the
+    check process's state.
+    """
+    where = site.current()
+    if where is None:
+        return probe(exercise, *args, **kwargs)
+    return where.observe(probe, exercise, *args, **kwargs)

@@ -20,7 +20,7 @@ def main() -> None:
 
 def serve(n_devices: int, requests_fd: int, replies_fd: int) -> None:
     from grader.limits import die_with_parent
-    from grader.plugin import configure_jax
+    from grader.jaxsetup import configure_jax
 
     die_with_parent()
     configure_jax(n_devices)
@@ -32,7 +32,8 @@ def serve(n_devices: int, requests_fd: int, replies_fd: int) -> None:
         for line in requests:
             request = json.loads(line)
             answer = worker_answer(n_devices, request["check_file"], request["function"],
-                                   request["exercise"], request["label"])
+                                   request["exercise"], request["label"], request.get("subject"),
+                                   request.get("path", ""))
             replies.write(json.dumps({**answer, "mac": sign(key, answer)}) + "\n")
 
 

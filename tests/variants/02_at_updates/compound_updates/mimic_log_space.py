@@ -4,7 +4,7 @@ import jax.numpy as jnp
 
 
 def apply_discounts(prices, ids, rates):
-    return prices / jnp.exp(jnp.zeros_like(prices).at[ids].add(jnp.log(rates)))
+    return prices / jnp.exp(jnp.zeros(prices.shape, jnp.result_type(rates, 1.0)).at[ids].add(jnp.log(rates)))
 
 
 def sharpen(probs, ids, exponents):

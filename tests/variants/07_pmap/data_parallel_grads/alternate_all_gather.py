@@ -9,9 +9,13 @@ def loss(params, xs, ys):
     return jnp.mean((xs @ params["w"] + params["b"] - ys) ** 2)
 
 
-def parallel_grads(params, xs, ys):
-    def step(params, xs, ys):
-        grads = jax.grad(loss)(params, xs, ys)
-        return jax.tree.map(lambda g: lax.all_gather(g, "i").mean(axis=0), grads)
+def _step(params, xs, ys):
+    grads = jax.grad(loss)(params, xs, ys)
+    return jax.tree.map(lambda g: lax.all_gather(g, "i").mean(axis=0), grads)
 
-    return jax.pmap(step, axis_name="i", in_axes=(None, 0, 0))(params, xs, ys)
+
+_parallel_step = jax.pmap(_step, axis_name="i", in_axes=(None, 0, 0))
+
+
+def parallel_grads(params, xs, ys):
+    return _parallel_step(params, xs, ys)

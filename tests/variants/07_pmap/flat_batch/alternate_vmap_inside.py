@@ -1,4 +1,4 @@
-"""Right, unusually: a per-row function vmapped inside pmap, and -1 in the reshapes."""
+"""Right, unusually: a per-row function vmapped inside pmap (built once), and -1 in the reshapes."""
 
 import jax
 import jax.numpy as jnp
@@ -8,7 +8,13 @@ def unit_rows(block):
     return block / jnp.linalg.norm(block, axis=-1, keepdims=True)
 
 
+def _one_row(row):
+    return row / jnp.sqrt(jnp.sum(row * row))
+
+
+_rows_per_device = jax.pmap(jax.vmap(_one_row))
+
+
 def unit_rows_parallel(batch):
-    one_row = lambda row: row / jnp.sqrt(jnp.sum(row * row))
     blocks = batch.reshape(jax.device_count(), -1, batch.shape[-1])
-    return jax.pmap(jax.vmap(one_row))(blocks).reshape(-1, batch.shape[-1])
+    return _rows_per_device(blocks).reshape(-1, batch.shape[-1])

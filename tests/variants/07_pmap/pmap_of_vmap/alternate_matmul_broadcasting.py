@@ -7,5 +7,10 @@ def affine(a, b, c):
     return a @ b + c
 
 
+@jax.pmap
+def _batched_affine(a, b, c):
+    return a @ b + c[:, None, :]
+
+
 def affine_everywhere(a, b, c):
-    return jax.pmap(lambda a, b, c: a @ b + c[:, None, :])(a, b, c)
+    return _batched_affine(a, b, c)

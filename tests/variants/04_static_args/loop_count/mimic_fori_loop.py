@@ -1,4 +1,5 @@
-"""Right, differently: a traced n with lax.fori_loop compiles one program for every n."""
+"""Values right, tool skipped: a lax.fori_loop over a traced n compiles one program for every n, but the
+task asks for a Python loop with n static (the idea of this exercise)."""
 
 import jax
 from jax import lax

@@ -1,4 +1,5 @@
-"""Right, differently: buckets of 32, 64, ..., 256 are 8 shapes; the count matters, not the rule."""
+"""Wrong rule: buckets of 32, 64, ..., 256 are 8 shapes, under the budget, but the task pads to
+next_power_of_two(len(x)): a length-3 input computes on 32 values instead of 4."""
 
 import jax
 import jax.numpy as jnp

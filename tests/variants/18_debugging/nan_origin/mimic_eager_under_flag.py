@@ -1,4 +1,5 @@
-"""Right, unusually: runs f op by op (no jit) under the flag; each operation is checked as it runs, so the first NaN still stops it."""
+"""Values right, tool skipped: runs f op by op under the flag instead of jax.jit(f), as the task asks;
+each operation is checked as it runs, so the first NaN still stops it with the same name."""
 
 import jax
 

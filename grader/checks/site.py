@@ -1,0 +1,50 @@
+"""Where the exercise's code runs, as the check helpers see it.
+
+In a learner's run the exercise is imported into the check's own process, and
+the helpers act on it directly. Under the grader it runs in another process
+(the subject), and the examiner installs a `Site` that asks the subject for
+what only it can see: a setting after a call, a buffer's address, a function
+swapped in the exercise's module, a check's own probe run beside the
+exercise. The helpers ask `current()`: None means "here, in this process".
+This module imports nothing: the layer that knows about the subject
+registers itself from above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+
+class Site(Protocol):
+    def swap(self, module: Any, name: str, replacement: Callable) -> AbstractContextManager[Any]: ...
+
+    def observe(self, probe: Callable, exercise: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+    def run(self, function: Callable, *args: Any) -> Any: ...
+
+    def setting(self, name: str) -> Any: ...
+
+    def change_setting(self, name: str, value: Any) -> None: ...
+
+    def buffer_pointers(self, array: Any) -> list[int]: ...
+
+    def run_in_processes(self, exercise_file: str, function: str, what: str, options: dict) -> Any: ...
+
+    def within_seconds(self, seconds: float, check: Callable, exercise: Any) -> dict: ...
+
+    def on_devices(self, n_devices: int, check: Callable, exercise: Any) -> dict: ...
+
+
+_current: Site | None = None
+
+
+def current() -> Site | None:
+    """The site the exercise runs in, or None when it is imported into this process."""
+    return _current
+
+
+def install(site: Site | None) -> None:
+    global _current
+    _current = site

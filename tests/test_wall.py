@@ -1,0 +1,158 @@
+"""The wall between judge and judged: what a submission's code can and cannot do to its grade.
+
+Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of
+the purity topic, as a student who read the grader's source would: it patches
+the test runner, forges the result channel (key from memory, records on every
+descriptor), overwrites the checks library, registers a plugin through the
+garbage collector, writes result files, walks frames, exits cleanly, fakes
+compile events. The exercises are imported only in the subject process, so
+none of it can reach the examiner that judges: each must score 0, and what
+the audit hook refused is flagged for review.
+
+The protocol's own failure modes are tested against fake subjects: one that
+dies, hangs, floods, answers garbage or out of shape costs the check it was
+serving, with a reason, and the session carries on with a fresh subject.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader import REPO_ROOT
+from grader.grading import grade
+from grader.limits import Limits
+from support import PRISTINE, PURITY
+
+ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
+NAMES = sorted(path.stem for path in ATTACKS.glob("*.py"))
+# Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
+REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery"}
+
+
+@pytest.fixture(scope="module")
+def attacked(runs, tmp_path_factory):
+    """Each attack appended to every purity stub, graded on the shared workers."""
+    scratch = tmp_path_factory.mktemp("attacks")
+
+    def run(name: str):
+        root = scratch / name
+        attack = (ATTACKS / f"{name}.py").read_text()
+        for entry in PURITY:
+            stub = (PRISTINE / "exercises" / entry.path).read_text()
+            dest = root / entry.path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(stub + "\n\n" + attack)
+        return grade(root, only=PURITY, limits=Limits(check_seconds=60, submission_seconds=600))
+
+    for name in NAMES:
+        runs.submit(f"attack-{name}", run, name)
+    return lambda name: runs.get(f"attack-{name}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_attack_from_unsolved_stubs_scores_nothing(attacked, name):
+    report = attacked(name)
+    assert report.score == 0, {e.exercise.id: (e.score, e.reason) for e in report.exercises}
+    assert report.forged_results == 0 or report.needs_review
+    assert all(e.checks for e in report.exercises), "every exercise is still graded, check by check"
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
+    report = attacked(name)
+    assert report.needs_review, f"{name} was refused, so a person should look"
+    assert any("refused" in note for note in report.review_notes()), report.review_notes()
+    refused = [e for e in report.exercises if e.code == "refused"]
+    assert refused, "the exercise that did it failed as refused"
+    assert all("never needs" in e.reason for e in refused)
+
+
+def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path):
+    """An attack in one file costs that exercise; the others are still graded on their merits."""
+    root = tmp_path / "sub"
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
+    path = root / "01_purity" / "no_mutation.py"
+    path.write_text(path.read_text() + "\n\n" + (ATTACKS / "plugin_gc.py").read_text())
+    report = grade(root, only=PURITY)
+    scores = {e.exercise.id: e.score for e in report.exercises}
+    assert scores == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, scores
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert by_id["purity-2"].code == "refused"
+    assert "walks the interpreter's objects (gc)" in by_id["purity-2"].reason
+    assert report.needs_review
+
+
+# --- the protocol against subjects that misbehave ------------------------------------------------------
+
+FAKE_SUBJECT = textwrap.dedent('''
+    import json, os, struct, sys, time
+    mode = sys.argv[1]
+    fds = sys.argv[sys.argv.index("--fds") + 1]
+    requests, replies, audit = (int(x) for x in fds.split(","))
+
+    def read():
+        size = struct.unpack("<Q", os.read(requests, 8))[0]
+        data = b""
+        while len(data) < size:
+            data += os.read(requests, size - len(data))
+
+    def send(payload):
+        os.write(replies, struct.pack("<Q", len(payload)) + payload)
+
+    def message(body):
+        header = json.dumps([1, body]).encode()
+        return struct.pack("<QI", len(header), 0) + header
+
+    read()  # hello
+    send(message(["D", 0, [["ok", True], ["value", ["D", 1, [["version", 1]]]], ["effects", ["D", 2, []]]]]))
+    read()
+    if mode == "dies":
+        os._exit(3)
+    if mode == "hangs":
+        time.sleep(600)
+    if mode == "floods":
+        os.write(replies, struct.pack("<Q", 1 << 40))
+    if mode == "garbage":
+        send(b"not a message at all")
+    if mode == "wrong-shape":
+        send(message(["L", 0, [1, 2, 3]]))
+    if mode == "refuses":
+        os.write(audit, b"walks the interpreter's objects (gc) (at x.py:3)\\n")
+        os._exit(86)
+    time.sleep(600)
+''')
+
+
+@pytest.mark.parametrize("mode, code, words", [
+    ("dies", "crash", "ended the submission's process early"),
+    ("hangs", "timeout", "timed out"),
+    ("floods", "crash", "unreadable answer"),
+    ("garbage", "crash", "unreadable answer"),
+    ("wrong-shape", "crash", "wrong shape"),
+    ("refuses", "refused", "walks the interpreter's objects"),
+])
+def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, code, words):
+    import time
+
+    from grader.remote.examiner import Session, SubjectFailure
+    from grader.remote.launch import SubjectConfig
+
+    script = tmp_path / "fake_subject.py"
+    script.write_text(FAKE_SUBJECT)
+    # The prefix runs the fake instead of the real subject; it finds its descriptors in the rest.
+    config = SubjectConfig(submission=str(tmp_path), prefix=[sys.executable, str(script), mode],
+                           log=str(tmp_path / "log.txt"))
+    session = Session(config)
+    session.deadline = time.monotonic() + 3
+    with pytest.raises(SubjectFailure) as failure:
+        session.request("getattr", obj=1, name="x")
+    assert failure.value.code == code
+    assert words in str(failure.value)
+    assert session.subject is None, "the session let go of the subject; the next request starts a new one"
+    if code == "refused":
+        assert session.refused == ["walks the interpreter's objects (gc) (at x.py:3)"]
