@@ -16,7 +16,9 @@ Figures:
 - batch: `grader batch --workers 2` against `--workers 1` on the same class
   (throughput ratio, best of three alternated runs of each), and the memory peak
   of one submission's check processes.
-- one exercise: `pytest <one check file>` and `grader next`, warm.
+- one exercise: `pytest <one check file>` and `grader next`, warm; and `grader
+  watch`'s save-to-verdict time (median of several saves of an exercise whose
+  programs are in the compilation cache).
 - authoring (skipped by --quick): `grader check` of the whole course, against
   what the project's soundness tests took before the command shared their
   engine; `grader check --mutate`: the derived mutants that survive every
@@ -35,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -44,6 +47,7 @@ PYTHON = sys.executable
 STUDENTS = 4  # per batch
 BATCH_RUNS = 3  # runs of each batch, alternated; the best counts (slow spells last minutes)
 LOOP_TIMEOUT = 5  # the per-check limit for the submission with an endless loop
+SAVES = 7  # saves timed by the watch figure (the median counts)
 # `grader check` of the whole course must take no longer than the project's soundness tests took
 # before it existed: 150 s on the 2-core machine they were measured on, 175 times its JAX start.
 SOUNDNESS_TESTS_IN_JAX_STARTS = 175
@@ -173,14 +177,58 @@ def one_exercise_figures(scratch: Path, pace: float) -> list[Figure]:
     next_command = grader("next", "--repo", str(learner))
     run(next_command, check=False)
     next_seconds = statistics.median(run(next_command, check=False)[0] for _ in range(3))
+    saves = save_to_verdict(learner)
     return [
         Figure("one exercise: pytest <one check file>, warm", pytest_seconds, "s", 1.5, "lower",
                pytest_seconds / pace, "median of 3"),
         Figure("one exercise: grader next, warm", next_seconds, "s", 1.5, "lower", next_seconds / pace,
                "median of 3; the first exercise, unsolved"),
+        Figure("one exercise: grader watch, save to verdict", statistics.median(saves), "s", 0.3, "lower",
+               statistics.median(saves) / pace,
+               f"median of {len(saves)} saves (fastest {min(saves):.2f} s, slowest {max(saves):.2f} s); "
+               f"the first exercise, unsolved, its programs cached"),
     ]
 
 
+def save_to_verdict(learner: Path) -> list[float]:
+    """Seconds from writing the exercise file to `grader watch` printing its verdict, per save."""
+    stub = learner / "exercises" / "01_purity" / "global_config.py"
+    original = stub.read_text()
+    watcher = subprocess.Popen(grader("watch", "purity-1", "--repo", str(learner)), cwd=learner,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    verdicts: list[float] = []  # when each "[watch] ... not done yet" line arrived
+    changed = threading.Condition()
+
+    def read() -> None:
+        for line in watcher.stdout:
+            if "[watch] purity-1 not done yet" in line:
+                with changed:
+                    verdicts.append(time.perf_counter())
+                    changed.notify_all()
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def next_verdict(count: int) -> float:
+        with changed:
+            if not changed.wait_for(lambda: len(verdicts) > count, timeout=120):
+                watcher.kill()
+                raise SystemExit("benchmark step failed: grader watch gave no verdict within 120 s")
+            return verdicts[count]
+
+    seconds = []
+    try:
+        next_verdict(0)  # the first run: the warm process starts, the programs are compiled or cached
+        for i in range(SAVES):
+            time.sleep(0.5)  # a learner's pause between saves
+            saved = time.perf_counter()
+            stub.write_text(f"{original}\n# save {i}\n")
+            seconds.append(next_verdict(i + 1) - saved)
+    finally:
+        watcher.kill()
+        watcher.wait()
+        stub.write_text(original)
+    return seconds
 def authoring_figures(scratch: Path, pace: float) -> tuple[list[Figure], dict]:
     """`grader check` of the whole course, then `grader check --mutate`; and each exercise's mutation
     figures (derived mutants, survivors, seconds of checks on them)."""

@@ -7,9 +7,14 @@ traceback and the grader uses the headline as the failure reason.
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import re
 from dataclasses import dataclass, replace
 
 from grader.checks import DOCS, KataFailure
+
+_JAX_DIR = os.path.dirname(importlib.util.find_spec("jax").origin)
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,14 @@ class Explanation:
         if self.link:
             lines.append(f"Read: {self.link}")
         return "\n".join(lines)
+
+
+BARE_CHILDREN = Explanation(
+    "a pytree node's flatten_with_keys returned bare children, not (key, child) pairs",
+    "register_pytree_with_keys needs flatten_with_keys to return (((key, child), ...), aux_data): each "
+    "child paired with the key that names it, e.g. (jax.tree_util.GetAttrKey('mean'), g.mean). Bare "
+    "children, as a plain flatten returns them, are read as pairs and taken apart.",
+    f"{DOCS}/_autosummary/jax.tree_util.register_pytree_with_keys.html", code="not-pytree")
 
 
 # Keyed by exception class name so this module need not import every JAX error type.
@@ -136,8 +149,9 @@ _BY_MESSAGE = {
     "acts as an assert when all axes of mesh are of type": Explanation(
         "with_sharding_constraint asked an Explicit array for a layout it does not have",
         "On a mesh whose axes are all Explicit (jax.make_mesh's default) with_sharding_constraint "
-        "only asserts the sharding already in the array's type. To steer the compiler with it, "
-        "build the mesh with AxisType.Auto axes; to change an Explicit layout, use jax.reshard.",
+        "only asserts the sharding already in the array's type. To change an Explicit array's layout, "
+        "use jax.reshard; with_sharding_constraint steers the compiler only on a mesh built with "
+        "AxisType.Auto axes, where you build the mesh yourself.",
         f"{DOCS}/notebooks/explicit-sharding.html", code="wrong-sharding"),
     "passed to reshard cannot contain axis names that are of type Auto": Explanation(
         "jax.reshard was used on an Auto mesh axis",
@@ -269,6 +283,21 @@ _BY_MESSAGE = {
         "An ordered effect must run in program order, one call after another, and a batch of examples "
         "has no such order. An unordered callback (or jax.debug.callback) runs once per example.",
         f"{DOCS}/external-callbacks.html", code="wrong-tool"),
+    "custom PyTree node should return a (key_leaf_pairs, aux_data) tuple": BARE_CHILDREN,
+    "is not implemented for `jax.sharding.AbstractMesh`": Explanation(
+        "data was placed with a sharding over an AbstractMesh, which has no devices",
+        "jax.sharding.get_abstract_mesh() gives the current mesh's axis names and sizes only: enough to "
+        "describe a sharding while tracing, not to put data anywhere. To place data, name real devices: "
+        "under jax.set_mesh a bare PartitionSpec does it (jax.device_put(x, P('data'))), and so does a "
+        "NamedSharding of a concrete Mesh.",
+        f"{DOCS}/_autosummary/jax.set_mesh.html", code="wrong-sharding"),
+    "must produce a pair (list or tuple of length two) where the first element represents the primal "
+    "output": Explanation(
+        "a custom_vjp fwd rule returned only the output, not (output, residuals)",
+        "fwd runs instead of the function in the forward pass and returns a pair: the output, and the "
+        "residuals bwd will need (a tuple of values, or None when bwd needs nothing). bwd receives those "
+        "residuals first, then the cotangent of the output.",
+        f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="error"),
     "Function to be exported must be the result of `jit`": Explanation(
         "jax.export.export was given a plain Python function",
         "export lowers what jit would compile, so it takes the jitted function, not the Python one. "
@@ -283,6 +312,18 @@ _BY_MESSAGE = {
 }
 
 
+# An array hashed where Python needs a hashable value: "unhashable type: 'jaxlib._jax.ArrayImpl'", or a
+# tracer's class inside a transformation ('DynamicJaxprTracer', 'JitTracer', 'BatchTracer'...).
+_UNHASHABLE_ARRAY = re.compile(r"unhashable type: '[\w.]*(ArrayImpl|Tracer)'")
+UNHASHABLE_ARRAY = Explanation(
+    "an array was used where Python needs a hashable value, such as a shape",
+    "Shapes, static arguments, dict keys and set members must be hashable Python values; a JAX array (a "
+    "tracer, inside jit) is not. A common case: sharding.shard_shape(shape) takes the global shape, "
+    "x.shape (a tuple of ints), and returns the block each device holds; handed x itself, it fails "
+    "like this.",
+    f"{DOCS}/notebooks/explicit-sharding.html", code="error")
+
+
 def explain(exc: BaseException) -> Explanation | None:
     """The explanation for `exc`, or None for errors with no special lesson."""
     if isinstance(exc, KataFailure):
@@ -291,6 +332,10 @@ def explain(exc: BaseException) -> Explanation | None:
     for fragment, known in _BY_MESSAGE.items():
         if fragment in message:
             return known
+    if isinstance(exc, TypeError) and _UNHASHABLE_ARRAY.search(message):
+        return UNHASHABLE_ARRAY
+    if isinstance(exc, (TypeError, ValueError)) and "unpack" in message and _raised_in(exc, "flatten_func_impl"):
+        return BARE_CHILDREN  # JAX's flatten took each child apart as a (key, child) pair
     for cls in type(exc).__mro__:
         known = _BY_NAME.get(cls.__name__)
         if known is None:
@@ -302,6 +347,17 @@ def explain(exc: BaseException) -> Explanation | None:
     if str(exc).startswith("Timeout (>"):  # pytest-timeout's failure
         return _BY_NAME["Timeout"]
     return None
+
+
+def _raised_in(exc: BaseException, function: str) -> bool:
+    """Whether `exc` passed through JAX's own `function` (a generic Python error, told apart by where)."""
+    frame = exc.__traceback__
+    while frame is not None:
+        code = frame.tb_frame.f_code
+        if code.co_name == function and code.co_filename.startswith(_JAX_DIR):
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def failure_code(exc: BaseException) -> str:

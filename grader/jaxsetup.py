@@ -29,8 +29,12 @@ def cache_dir() -> Path:
     return cache_home() / "jax-katas" / "xla"
 
 
-def configure_jax(n_devices: int = N_DEVICES) -> str:
-    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line."""
+def configure_jax(n_devices: int = N_DEVICES, start: bool = True) -> str:
+    """Fake `n_devices` CPU devices and enable the compilation cache; returns a header line.
+
+    `start=False` leaves JAX's backend unstarted (`start_backend` starts it later): a process whose JAX
+    has started cannot be forked safely (grader.warmwatch forks one per run).
+    """
     import jax
 
     real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
@@ -60,12 +64,23 @@ def configure_jax(n_devices: int = N_DEVICES) -> str:
         if sealed and _add_sealed_tier(Path(sealed)):
             cache += f" (and the sealed programs in {sealed})"
     _share_one_mlir_context()
-    count = jax.device_count()  # starts the backend: the device count is now fixed
+    if not start:
+        return f"jax {jax.__version__}: devices start in each run, compilation cache {cache}"
+    count = start_backend(n_devices)
+    return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
+
+
+def start_backend(n_devices: int = N_DEVICES) -> int:
+    """Start JAX's backend (the device count is fixed from then on) and check it; the device count."""
+    import jax
+
+    real = os.environ.get(REAL_DEVICES_ENV) == "1" and n_devices == N_DEVICES
+    count = jax.device_count()
     if not real and count != n_devices:
         raise JaxSetupError(
             f"the katas need {n_devices} virtual CPU devices but JAX has {count}. Unset XLA_FLAGS "
             f"/ JAX_PLATFORMS overrides, or set {REAL_DEVICES_ENV}=1 to use real devices.")
-    return f"jax {jax.__version__}: {count} {jax.default_backend()} devices, compilation cache {cache}"
+    return count
 
 
 def _share_one_mlir_context() -> None:

@@ -8,9 +8,12 @@ pytest exercises/NN_topic/test_x.py` in the repository, so the output (and
 the lessons in it) is exactly what plain pytest shows, and the plugin records
 the result.
 
-"The current exercise" is the first one in manifest order not seen passing in
-its present form. `hint` takes it from the progress file without running
-anything; `next` and `watch` run it.
+"The current exercise" follows the learner (grader.progress): the one last
+run or named, until it passes, then the first unfinished one after it; the
+first unfinished one in teaching order before anything was run. `hint` takes
+it from the progress file without running anything; `next` and `watch` run
+it. Each of them also takes an exercise (`explicit-3`) or a topic
+(`explicit_sharding`: its first unfinished exercise), which becomes current.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import contextlib
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -31,6 +35,7 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.cli import UsageProblem, _example
 from grader.manifest import Exercise, ManifestError, load_course, suggest
+from grader.manifest import select as select_exercises
 from grader.progress import Progress, percent
 from grader.solutions import read_solution
 
@@ -54,18 +59,43 @@ class Course:
         raise UsageProblem(suggest(self.exercises, name))
 
     def current(self, progress: Progress, passed: set[str] = frozenset()) -> Exercise | None:
-        """The first exercise not seen passing (nor in `passed`, just seen passing here)."""
-        return next((e for e in self.exercises if e.id not in passed and not progress.is_done(e)), None)
+        """The exercise the learner is on (nor in `passed`, just seen passing here); None: all pass."""
+        return progress.current(self.exercises, passed)
+
+    def pick(self, name: str, progress: Progress) -> Exercise | None:
+        """The exercise a learner names: by id or file, or by topic (its first unfinished exercise;
+        None when every exercise of the topic passes)."""
+        try:
+            return self.find(name)
+        except UsageProblem:
+            pass
+        try:
+            chosen = select_exercises(self.exercises, name)
+        except ManifestError:
+            raise UsageProblem(suggest(self.exercises, name)) from None
+        return next((e for e in chosen if not progress.is_done(e)), None)
+
+    def target(self, args: argparse.Namespace, progress: Progress) -> tuple[Exercise | None, str]:
+        """The exercise a command works on: the one named in `args.id` (an id or a topic), else the
+        current one; with the words to say when there is none."""
+        if not args.id:
+            return self.current(progress), "Every exercise passes: well done!"
+        return self.pick(args.id, progress), f"Every exercise of {args.id} passes: well done!"
 
     def pytest_command(self, exercises: list[Exercise], *options: str) -> list[str]:
         return [sys.executable, "-m", "pytest", *options, *(f"exercises/{e.check_path}" for e in exercises)]
 
-    def run_checks(self, exercise: Exercise) -> int:
-        """Run one exercise's checks, showing pytest's output; pytest's exit status (0: all pass)."""
-        command = self.pytest_command([exercise], "-q")
+    def run_checks(self, exercise: Exercise, warm: WarmChecks | None = None) -> int:
+        """Run one exercise's checks, showing pytest's output; pytest's exit status (0: all pass).
+
+        With `warm` (grader watch), in a fresh fork of its warm process when it can serve.
+        """
         say(f"$ pytest -q exercises/{exercise.check_path}")
-        # stdin is not the child's: in `watch` the keyboard belongs to the watcher.
-        code = subprocess.run(command, cwd=self.repo, stdin=subprocess.DEVNULL).returncode
+        code = warm.run() if warm is not None else None
+        if code is None:
+            command = self.pytest_command([exercise], "-q")
+            # stdin is not the child's: in `watch` the keyboard belongs to the watcher.
+            code = subprocess.run(command, cwd=self.repo, stdin=subprocess.DEVNULL).returncode
         if code not in (0, 1):
             raise UsageProblem(f"pytest could not run the checks of {exercise.id} (exit status {code})")
         return code
@@ -176,7 +206,7 @@ def progress_command(args: argparse.Namespace) -> int:
     if current is None:
         say("Every exercise passes: well done!")
     else:
-        say(f"Next: {current.id}. `grader next` runs its checks, `grader hint` gives a hint, "
+        say(f"Next: {current.id}. `grader next` runs its checks, `grader hint {current.id}` gives a hint, "
             f"`grader watch` re-runs the checks each time you save.")
     return 0
 
@@ -185,27 +215,36 @@ def progress_command(args: argparse.Namespace) -> int:
 
 
 def _next_parser(commands) -> None:
-    parser = commands.add_parser("next", help="run the checks of the first unfinished exercise")
-    _example(parser, "grader next")
+    parser = commands.add_parser("next", help="run the checks of the current (or a named) exercise")
+    _example(parser, "grader next                # the current exercise",
+             "grader next explicit-3     # this exercise, then the unfinished ones after it",
+             "grader next vmap           # the first unfinished exercise of a topic")
+    _target_argument(parser)
     _repo_option(parser)
     parser.set_defaults(run=next_command)
 
 
+def _target_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", nargs="?", metavar="ID|TOPIC",
+                        help="an exercise id, or a topic (its first unfinished exercise); default: the "
+                             "current exercise")
+
+
 def next_command(args: argparse.Namespace) -> int:
-    """Exit status 0 when every exercise passes, 1 while the current one fails."""
+    """Exit status 0 when every exercise from there on passes, 1 while the one run fails."""
     course = course_from(args)
+    exercise, all_done = course.target(args, course.progress())
     passed: set[str] = set()
-    while True:
-        exercise = course.current(course.progress(), passed)
-        if exercise is None:
-            say("Every exercise passes: well done!")
-            return 0
+    while exercise is not None:
         say(_heading(exercise), "")
         if course.run_checks(exercise) != 0:
             return 1
         # It passes after all (it had changed since its last check): on to the next.
         passed.add(exercise.id)
         say("", f"{exercise.id} passes: on to the next exercise.", "")
+        exercise, all_done = course.current(course.progress(), passed), "Every exercise passes: well done!"
+    say(all_done)
+    return 0
 
 
 # --- hint ---------------------------------------------------------------------------
@@ -213,8 +252,9 @@ def next_command(args: argparse.Namespace) -> int:
 
 def _hint_parser(commands) -> None:
     parser = commands.add_parser("hint", help="the next hint for the current (or a named) exercise")
-    _example(parser, "grader hint             # the current exercise", "grader hint purity-2")
-    parser.add_argument("id", nargs="?", help="an exercise id (default: the current exercise)")
+    _example(parser, "grader hint             # the current exercise", "grader hint purity-2",
+             "grader hint vmap        # the first unfinished exercise of a topic")
+    _target_argument(parser)
     _repo_option(parser)
     parser.set_defaults(run=hint_command)
 
@@ -222,9 +262,9 @@ def _hint_parser(commands) -> None:
 def hint_command(args: argparse.Namespace) -> int:
     course = course_from(args)
     progress = course.progress()
-    exercise = course.find(args.id) if args.id else course.current(progress)
+    exercise, all_done = course.target(args, progress)
     if exercise is None:
-        say("Every exercise passes: no hints needed. `grader hint ID` shows one exercise's hints.")
+        say(f"{all_done} No hints needed. `grader hint ID` shows one exercise's hints.")
         return 0
     total = len(exercise.hints)
     shown = min(progress.hints_shown(exercise) + 1, total)
@@ -232,13 +272,14 @@ def hint_command(args: argparse.Namespace) -> int:
     for number, hint in enumerate(exercise.hints[:shown], start=1):
         say(_wrapped(hint, f"hint {number} of {total}: "))
     say("")
-    again = f"grader hint {exercise.id}" if args.id else "grader hint"
     if shown < total:
-        say(f"Still stuck? `{again}` again gives a stronger hint.")
+        say(f"Still stuck? `grader hint {exercise.id}` again gives a stronger hint.")
     else:
         say(f"That was the last hint. Once your version passes, `grader solution {exercise.id}` "
             f"shows the reference solution.")
     progress.set_hints_shown(exercise, shown)
+    if args.id:
+        progress.set_current(exercise)  # named: the learner is on it now
     progress.save()
     return 0
 
@@ -247,10 +288,13 @@ def hint_command(args: argparse.Namespace) -> int:
 
 
 def _watch_parser(commands) -> None:
-    parser = commands.add_parser("watch", help="re-run the current exercise's checks each time you save it")
-    _example(parser, "grader watch", "grader watch --poll 0.2",
+    parser = commands.add_parser("watch", help="re-run the current (or a named) exercise's checks each "
+                                               "time you save it")
+    _example(parser, "grader watch", "grader watch explicit-3      # this exercise, then the ones after it",
+             "grader watch vmap            # from the first unfinished exercise of a topic",
              "grader watch --max-runs 1   # run once and stop (scripts, CI)")
-    parser.add_argument("--poll", type=float, default=0.5, metavar="S",
+    _target_argument(parser)
+    parser.add_argument("--poll", type=float, default=0.05, metavar="S",
                         help="how often to look at the file, seconds (default %(default)s)")
     parser.add_argument("--max-runs", type=int, default=None, metavar="N",
                         help="stop after running the checks N times (default: until you quit)")
@@ -263,14 +307,16 @@ def watch_command(args: argparse.Namespace) -> int:
     if args.poll <= 0:
         raise UsageProblem("--poll must be a positive number of seconds")
     tty = sys.stdout.isatty()
+    exercise, all_done = course.target(args, course.progress())
     runs, passed, note = 0, set(), ""
+    warm: WarmChecks | None = None
     with _keys() as pressed_quit:
         try:
-            while True:
-                exercise = course.current(course.progress(), passed)
-                if exercise is None:
-                    say(note, "Every exercise passes: well done!")
-                    return 0
+            while exercise is not None:
+                if warm is None or warm.exercise != exercise or warm.stale():
+                    if warm is not None:
+                        warm.close()
+                    warm = WarmChecks(course.repo, exercise)  # imports JAX while the screen is read
                 if tty:
                     print("\033[2J\033[H", end="")  # clear the screen: only this run's output shows
                 elif runs:
@@ -279,12 +325,12 @@ def watch_command(args: argparse.Namespace) -> int:
                     say(note, "")
                 say(_heading(exercise), "")
                 runs += 1
-                if course.run_checks(exercise) == 0:
+                if course.run_checks(exercise, warm) == 0:
                     passed.add(exercise.id)
                     note = f"[watch] {exercise.id} passes! On to the next exercise."
+                    exercise, all_done = course.current(course.progress(), passed), "Every exercise passes: well done!"
                     if args.max_runs is not None and runs >= args.max_runs:
-                        following = course.current(course.progress(), passed)
-                        say("", note if following is None else f"{note} Next: {following.id}.")
+                        say("", note if exercise is None else f"{note} Next: {exercise.id}.")
                         return 0
                     continue
                 note = ""
@@ -296,9 +342,75 @@ def watch_command(args: argparse.Namespace) -> int:
                     say("[watch] stopped.")
                     return 0
                 say(f"[watch] saved: re-running {exercise.id}")
+            say(note, all_done)
+            return 0
         except KeyboardInterrupt:
             say("", "[watch] stopped.")
             return 0
+        finally:
+            if warm is not None:
+                warm.close()
+
+
+class WarmChecks:
+    """One exercise's warm check process (grader.warmwatch): each run is a fresh fork of it.
+
+    `run()` answers None when the warm process cannot serve (another OS, threads started while
+    collecting, a crash): the caller then runs pytest afresh, as before.
+    """
+
+    def __init__(self, repo: Path, exercise: Exercise) -> None:
+        self.exercise = exercise
+        self.check_file = repo / "exercises" / exercise.check_path
+        self.checks_stamp = _stamp(self.check_file)
+        self.state = "starting"  # then "ready", or "gone" for good
+        replies, theirs = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "grader.warmwatch", f"exercises/{exercise.check_path}", str(theirs)],
+                cwd=repo, stdin=subprocess.PIPE, pass_fds=(theirs,), text=True,
+                start_new_session=True)  # its forks go with it, and the keyboard's Ctrl-C is the watcher's
+        except OSError:
+            os.close(replies)
+            self.process, self.state = None, "gone"
+        finally:
+            os.close(theirs)
+        self.replies = os.fdopen(replies, "r") if self.process is not None else None
+
+    def stale(self) -> bool:
+        """The checks changed since the warm process collected them."""
+        return _stamp(self.check_file) != self.checks_stamp
+
+    def _answer(self) -> str:
+        line = self.replies.readline().strip()
+        if not line or line == "cold":
+            self.state = "gone"
+        return line
+
+    def run(self) -> int | None:
+        if self.state == "starting":
+            self.state = "ready" if self._answer() == "ready" else "gone"
+        if self.state != "ready":
+            return None
+        try:
+            self.process.stdin.write("run\n")
+            self.process.stdin.flush()
+        except OSError:
+            self.state = "gone"
+            return None
+        answer = self._answer()
+        return int(answer.split()[1]) if answer.startswith("done ") else None
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()  # the warm process ends at the end of its input
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # and a run still going ends with it
+        self.process.wait()
+        self.replies.close()
+        self.process = None
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -317,8 +429,15 @@ def _wait_for_save(path: Path, poll: float, pressed_quit) -> bool:
             return False
         now = _stamp(path)
         if now is not None and now != before:
-            time.sleep(min(poll, 0.1))  # let the editor finish writing
-            return True
+            while True:  # let the editor finish writing: the file must hold still for a moment
+                time.sleep(SETTLE)
+                settled = _stamp(path)
+                if settled == now:
+                    return True
+                now = settled
+
+
+SETTLE = 0.02  # seconds a saved file must stay unchanged before its checks run
 
 
 @contextlib.contextmanager

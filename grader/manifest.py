@@ -15,6 +15,11 @@ from pathlib import Path
 MANIFEST_NAME = "manifest.toml"
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*-[0-9]+$")  # purity-1
 _REQUIRED = ("id", "path", "topic", "points", "concept", "hints")
+# What the learner does: fill in code, fix buggy code, or predict what JAX will do before running it.
+# An entry may name its kind (a predict kata must: its checks read predictions, not code to run);
+# the stub's `Task (<kind>):` line says the same.
+KINDS = ("fill-in", "fix-it", "predict")
+_OPTIONAL = ("kind",)
 
 
 class ManifestError(ValueError):
@@ -30,6 +35,7 @@ class Exercise:
     concept: str
     hints: tuple[str, ...]
     index: int  # position in the manifest, 0-based
+    kind: str = ""  # one of KINDS when the manifest says; "" leaves it to the stub's Task line
 
     @property
     def check_path(self) -> str:
@@ -89,10 +95,10 @@ def _entry(raw: dict, index: int, places: _Places) -> Exercise:
     missing = [key for key in _REQUIRED if key not in raw]
     if missing:
         raise problem(f"lacks {', '.join(missing)}")
-    unknown = sorted(set(raw) - set(_REQUIRED))
+    unknown = sorted(set(raw) - set(_REQUIRED) - set(_OPTIONAL))
     if unknown:
-        raise problem(f"has unknown field(s) {', '.join(unknown)}: an entry holds {', '.join(_REQUIRED)}",
-                      unknown[0])
+        raise problem(f"has unknown field(s) {', '.join(unknown)}: an entry holds {', '.join(_REQUIRED)} "
+                      f"(and may say its {', '.join(_OPTIONAL)})", unknown[0])
     if not (isinstance(raw["id"], str) and ID_PATTERN.match(raw["id"])):
         raise problem("has an id that should read like 'purity-1'", "id")
     if not (isinstance(raw["points"], int) and not isinstance(raw["points"], bool) and raw["points"] > 0):
@@ -107,6 +113,8 @@ def _entry(raw: dict, index: int, places: _Places) -> Exercise:
     for key in ("topic", "concept"):
         if not (isinstance(raw[key], str) and raw[key]):
             raise problem(f"needs {key} as a non-empty string", key)
+    if raw.get("kind", "") not in ("", *KINDS):
+        raise problem(f"has kind {raw.get('kind')!r}; it should be one of {', '.join(KINDS)}", "kind")
     return Exercise(
         id=raw["id"],
         path=raw["path"],
@@ -115,6 +123,7 @@ def _entry(raw: dict, index: int, places: _Places) -> Exercise:
         concept=raw["concept"],
         hints=hints,
         index=index,
+        kind=raw.get("kind", ""),
     )
 
 
@@ -292,10 +301,11 @@ def select(exercises: tuple[Exercise, ...], wanted: str) -> tuple[Exercise, ...]
 
 
 def suggest(exercises: tuple[Exercise, ...], wanted: str) -> str:
-    """'no exercise 'x'; did you mean 'y'?' for an unknown id."""
+    """'no exercise 'x'; did you mean 'y'?' for an unknown id or topic."""
     import difflib
 
-    close = difflib.get_close_matches(wanted, [e.id for e in exercises], n=1)
+    names = [e.id for e in exercises] + list(dict.fromkeys(e.topic for e in exercises))
+    close = difflib.get_close_matches(wanted, names, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"no exercise '{wanted}'{hint}"
 
@@ -303,7 +313,8 @@ def suggest(exercises: tuple[Exercise, ...], wanted: str) -> str:
 def entry_toml(entry: Exercise) -> str:
     """One `[[exercise]]` table, as the manifest writes it."""
     lines = ["[[exercise]]", f"id = {json_quoted(entry.id)}", f"path = {json_quoted(entry.path)}",
-             f"topic = {json_quoted(entry.topic)}", f"points = {entry.points}",
+             f"topic = {json_quoted(entry.topic)}", *([f"kind = {json_quoted(entry.kind)}"] if entry.kind else []),
+             f"points = {entry.points}",
              f"concept = {json_quoted(entry.concept)}", "hints = ["]
     lines += [f"    {json_quoted(hint)}," for hint in entry.hints]
     return "\n".join(lines + ["]"]) + "\n"

@@ -74,7 +74,14 @@ class Mutant:
 
 def derive(entry: Exercise, source: str) -> list[Mutant]:
     """Every mutant the operators make of `source` (one per operator and place), duplicates and
-    rewrites that change nothing left out."""
+    rewrites that change nothing left out.
+
+    None for a predict kata: its answer is data (what JAX will do), and its checks run their own copy of
+    the program it shows, so rewriting that program changes nothing they judge. Its kept mutants are wrong
+    predictions instead.
+    """
+    if entry.kind == "predict":
+        return []
     tree = ast.parse(source)
     original = ast.unparse(tree)
     names = _aliases(tree)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import base64
 import json
 import os
 import re
@@ -40,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.diagrams import find_block
 from grader.files import write_atomically
 from grader.manifest import Exercise
 from grader.progress import NOTEBOOK_DIR, Progress, Verdict, fingerprint, judge, percent
@@ -134,6 +136,21 @@ def intro_markdown(folder: str, entries: list[Exercise]) -> str:
         """)
 
 
+def diagram_markdown(name: str, block: str) -> str:
+    """A lesson diagram as an image (SVG, inline); its text art as a fallback where it cannot be drawn."""
+    from grader.diagrams import DIAGRAMS, diagram
+
+    try:
+        drawn = diagram(name) if name in DIAGRAMS else None
+    except Exception:  # noqa: BLE001 - JAX without the devices a diagram needs: the text art says the same
+        drawn = None
+    if drawn is None:
+        art = "\n".join(line[4:] if line.startswith("#   ") else line.lstrip("#") for line in block.splitlines()[1:])
+        return f"```text\n{art.strip()}\n```\n"
+    data = base64.b64encode(drawn.svg().encode("utf-8")).decode("ascii")
+    return f"![{name}: {drawn.caption}](data:image/svg+xml;base64,{data})\n\n*{drawn.caption}*\n"
+
+
 def build_notebook(repo: Path, folder: str, entries: list[Exercise]):
     """The notebook of one topic (an nbformat NotebookNode)."""
     import nbformat.v4 as nbf
@@ -148,7 +165,13 @@ def build_notebook(repo: Path, folder: str, entries: list[Exercise]):
     for entry in entries:
         source = (repo / "exercises" / entry.path).read_text(encoding="utf-8")
         doc, code = split_stub(source)
-        cells.append(cell(nbf.new_markdown_cell, lesson_markdown(entry, doc or entry.concept), f"{entry.id}-lesson"))
+        lesson = lesson_markdown(entry, doc or entry.concept)
+        found = find_block(code)
+        if found is not None:  # the stub's diagram: a picture in the lesson instead of comments in the code
+            name, block = found
+            code = code.replace(block, "", 1).lstrip("\n")
+            lesson += "\n" + diagram_markdown(name, block)
+        cells.append(cell(nbf.new_markdown_cell, lesson, f"{entry.id}-lesson"))
         cells.append(cell(nbf.new_code_cell, f"%%kata {entry.id}\n{code}".rstrip("\n"), f"{entry.id}-code"))
     notebook = nbf.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -221,6 +244,7 @@ def notebooks_command(args: argparse.Namespace) -> int:
                            "(in the katas checkout)") from None
     course = course_from(args)
     exercises = choose(course.exercises, args.only) if args.only else course.exercises
+    _cpu_devices_for_diagrams()
     for path, what in write_notebooks(course.repo, Path(args.out).expanduser(), exercises, force=args.force):
         if what == "wrote":
             say(f"wrote {path}")
@@ -229,6 +253,17 @@ def notebooks_command(args: argparse.Namespace) -> int:
     say("", "Open them in Jupyter (jupyter lab, VS Code) or Colab and run the set-up cell first; "
             "in each exercise's cell, the %%kata line runs its checks.")
     return 0
+
+
+def _cpu_devices_for_diagrams() -> None:
+    """The lesson diagrams lay arrays out over a few devices: give this process's JAX virtual CPUs."""
+    import jax
+
+    try:
+        jax.config.update("jax_platforms", "cpu")
+        jax.config.update("jax_num_cpu_devices", N_DEVICES)
+    except RuntimeError:
+        pass  # started already (a caller's JAX): diagrams it cannot draw stay text
 
 
 PARSERS: list = [_notebooks_parser]  # registered by grader.cli
@@ -311,6 +346,7 @@ def check_cell(repo: Path, exercise: Exercise, body: str, *, timeout: float | No
     if verdict is not None and fingerprint(checks_dir, exercise, code_dir=notebook_dir(repo)) == digest:
         progress = Progress(repo)
         progress.record(exercise, digest, verdict, source="notebook")
+        progress.set_current(exercise)  # the learner is on the cell just run
         try:
             progress.save()
             result.recorded = True
@@ -362,12 +398,21 @@ GREEN, RED, BOLD, RESET = "\x1b[1;32m", "\x1b[1;31m", "\x1b[1m", "\x1b[0m"
 
 
 def render(result: CheckResult, exercises) -> str:
-    """What the cell shows: each check, a lesson under each failure, and what comes next."""
+    """What the cell shows, as text: each check, a lesson under each failure, and what comes next."""
+    return "\n".join(part if isinstance(part, str) else part.text() for part in render_parts(result, exercises))
+
+
+def render_parts(result: CheckResult, exercises) -> list:
+    """What the cell shows, in order: text, and the pictures of where data lives
+    (grader.checks.layout.Picture), which a notebook draws as HTML."""
+    from grader.checks.layout import Picture
+
     exercise = result.exercise
     verdict = result.verdict
     passed = sum(1 for c in result.checks.values() if c["passed"])
     total = len(result.collected)
-    lines = []
+    parts: list = []
+    lines: list[str] = []
     if verdict is not None and verdict.passed:
         lines.append(f"{GREEN}✓ {exercise.id} passes{RESET}: all {total} checks ({result.seconds:.1f} s).")
     else:
@@ -390,6 +435,9 @@ def render(result: CheckResult, exercises) -> str:
             shown.append(same)
             shown_text = "\n".join(part for part in (_wrap(lesson), traceback) if part)
             lines.append(shown_text.rstrip() or check["reason"])
+            if check.get("picture"):
+                parts += ["\n".join(lines), Picture.from_dict(check["picture"])]
+                lines = []
     if not result.finished:
         tail = "\n".join(result.output.rstrip().splitlines()[-20:])
         lines += ["", f"The checks did not finish (exit status {result.returncode}); the end of their output:",
@@ -409,7 +457,18 @@ def render(result: CheckResult, exercises) -> str:
         lines += ["", summary]
     if verdict is None or not verdict.passed:
         lines += ["", f"Not done yet. Stuck? `%kata hint {exercise.id}` shows a hint, gentle first."]
-    return "\n".join(lines)
+    return parts + ["\n".join(lines)]
+
+
+def show(result: CheckResult, exercises) -> None:
+    """Show a check run in the cell: text printed, pictures drawn as HTML."""
+    from IPython.display import HTML, display
+
+    for part in render_parts(result, exercises):
+        if isinstance(part, str):
+            print(part, flush=True)
+        else:
+            display(HTML(part.html()))
 
 
 # --- the IPython extension ----------------------------------------------------------------------
@@ -468,7 +527,7 @@ class _Magic:
         self.shell.run_cell(body, store_history=False)  # as any cell: the learner can use it below
         print(f"checking {exercise.id} ...", flush=True)
         result = check_cell(self.repo, exercise, body)
-        print(render(result, self.exercises), flush=True)
+        show(result, self.exercises)
 
     def command(self, name: str, rest: list[str]) -> None:
         from IPython.core.error import UsageError
@@ -483,9 +542,7 @@ class _Magic:
         if len(rest) > 1:
             raise UsageError(f"%kata {name} takes at most one exercise id")
         args = argparse.Namespace(repo=self.repo, recheck=False, id=rest[0] if rest else None)
-        if args.id is not None:
-            self.find(args.id)
-        try:
+        try:  # an unknown id or topic comes back as a UsageProblem, with a suggestion
             commands[name](args)
         except UsageProblem as problem:
             raise UsageError(str(problem)) from None
@@ -547,6 +604,12 @@ def pytest_runtest_logreport(report) -> None:
             check["passed"] = False
             check["reason"] = getattr(report, "kata_reason", "") or ("skipped" if report.skipped else "failed")
             check["lesson"], check["traceback"] = _lesson(report)
+            picture = getattr(report, "kata_picture", None)
+            if picture is not None:  # drawn as HTML by the cell: its text copy leaves the lesson
+                from grader.checks.layout import Picture
+
+                check["picture"] = picture
+                check["lesson"] = check["lesson"].replace(Picture.from_dict(picture).text(), "").rstrip()
     elif report.when == "call" and check["passed"] is None:
         check["passed"] = True
     if report.when == "teardown":

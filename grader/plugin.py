@@ -39,6 +39,7 @@ from grader.progress import Progress, Verdict, fingerprint, judge, percent
 from grader.jaxsetup import N_DEVICES, JaxSetupError, cache_dir  # noqa: F401 - cache_dir re-exported
 from grader.loading import ExerciseModule, load_exercise  # noqa: F401 - re-exported
 from grader.jaxsetup import configure_jax as _configure_jax
+from grader.jaxsetup import start_backend
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,17 +65,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--kata-results", default=None, metavar="FILE",
         help="write each check's outcome and failure code to FILE (JSON), e.g. to compare two runs")
     group.addoption(
+        "--kata-warm-fork", action="store_true",
+        help="(used by `grader watch`) configure JAX but leave it unstarted: each run is a fork of this "
+             "process that starts JAX itself (a process whose JAX has started cannot be forked safely)")
+    group.addoption(
         "--kata-channel", default=None, metavar="FD", type=int,
         help="(used by `grader`) read the result channel's key from descriptor FD and report "
              "each check over it, signed")
 
 
-def configure_jax(n_devices: int = N_DEVICES) -> str:
+def configure_jax(n_devices: int = N_DEVICES, start: bool = True) -> str:
     """grader.jaxsetup.configure_jax, its failure as a pytest usage error."""
     try:
-        return _configure_jax(n_devices)
+        return _configure_jax(n_devices, start=start)
     except JaxSetupError as error:
         raise pytest.UsageError(str(error)) from error
+
+
+def begin_forked_run(config: pytest.Config) -> None:
+    """In a fresh fork of a warm process (grader.warmwatch): start JAX, and fingerprint the learner's
+    files as they are now, so that this run's results are recorded for the code it ran."""
+    try:
+        start_backend()
+    except JaxSetupError as error:
+        raise pytest.UsageError(str(error)) from error
+    state = config.stash[_STATE]
+    if state.learner is not None:
+        for entry in state.exercises:
+            if entry.id in state.learner.fingerprints:
+                state.learner.fingerprints[entry.id] = fingerprint(state.checks_dir, entry)
 
 
 # --- where the code under test comes from --------------------------------------------
@@ -144,7 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from grader.checks import forkserver
 
     forkserver.start()
-    header = configure_jax()
+    header = configure_jax(start=not config.getoption("kata_warm_fork"))
     from grader.warm import maybe_record_compiles
 
     maybe_record_compiles()  # only in `grader warm`'s trusted run
@@ -349,6 +368,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     report.kata_error = type(exc).__name__
     if isinstance(exc, KataFailure):
         report.longrepr = LessonRepr(f"{item.nodeid}\n{exc}", report.kata_reason)
+        if exc.picture is not None:
+            report.kata_picture = exc.picture.as_dict()  # drawn as HTML where a notebook shows it
         return report
     if state.channel is not None:  # the grader reads the reason only: no traceback to format
         report.longrepr = LessonRepr(report.kata_reason, report.kata_reason)
@@ -695,6 +716,11 @@ def _record_results(state: KataState) -> dict[str, tuple[Verdict, bool]]:
         progress.record(entry, run.fingerprints[entry.id], verdict)
         found[entry.id] = (verdict, newly)
     if found:
+        # The learner is on what they just ran: its first failing exercise, else the last one run
+        # (the next unfinished one after it comes next), wherever it sits in the course.
+        failing = [name for name, (verdict, _) in found.items() if not verdict.passed]
+        chosen = failing[0] if failing else list(found)[-1]
+        progress.set_current(next(e for e in state.exercises if e.id == chosen))
         with contextlib.suppress(OSError):  # a read-only checkout still gets its summary
             progress.save()
     state.progress = progress
@@ -724,8 +750,8 @@ def _closing_summary(reporter: Any, state: KataState, found: dict[str, tuple[Ver
         reporter.write_line(f"      failing: {textwrap.shorten(verdict.reason, 160, placeholder=' ...')}")
     shown, total = progress.hints_shown(current), len(current.hints)
     ask = f"hint {min(shown + 1, total)} of {total}" if shown < total else f"the last of its {total} hints again"
-    reporter.write_line(f"      stuck? `grader hint` shows {ask}; `grader watch` re-runs the checks "
-                        f"each time you save")
+    reporter.write_line(f"      stuck? `grader hint {current.id}` shows {ask}; `grader watch {current.id}` "
+                        f"re-runs the checks each time you save")
 
 
 # --- the grader's report ----------------------------------------------------------------
@@ -776,6 +802,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for n_devices in sorted({m.args[0] for item in session.items for m in item.iter_markers("devices")}):
         from grader.checks import start_worker
 
+        if session.config.getoption("kata_warm_fork"):
+            break  # a warm process stays single-threaded to be forked: each run starts its helper
         start_worker(n_devices)  # it imports JAX while the first checks run
     checks = []
     for item in session.items:

@@ -8,6 +8,17 @@ and only changed exercises are ever checked again. Every learner's pytest run
 over `exercises/` records what it found (grader.plugin), so `grader progress`
 usually has nothing left to check.
 
+A result belongs to the content it was proved for, not to the file's last
+write: each exercise also remembers its last few results by fingerprint, so a
+file put back as it was (a `git stash` and `stash pop`, an undo) finds its
+result again without a run.
+
+*The current exercise* follows the learner: it is the exercise last run or
+named (a pytest run's first failing exercise, `grader next ID`, `grader hint
+ID`, a notebook cell), until it passes; then the first unfinished one after
+it. Before anything was run or named it is the first unfinished exercise in
+teaching order.
+
 A notebook (grader.notebook) checks a cell's code instead of the exercise
 file: it saves that code as the exercise's file in `.katas-notebook/` and
 records the result here, in the same place, under the fingerprint of that copy
@@ -30,6 +41,7 @@ from grader.manifest import Exercise
 STATE_NAME = ".katas-progress.json"
 NOTEBOOK_DIR = ".katas-notebook"  # a notebook's copy of each exercise it checked, shaped like exercises/
 SCHEMA_VERSION = 1
+KEPT_PER_EXERCISE = 8  # results remembered per exercise, by content: enough for a few undos or stashes
 
 
 def fingerprint(exercises_dir: Path, exercise: Exercise, code_dir: Path | None = None) -> str:
@@ -86,6 +98,7 @@ class Progress:
             data = {"version": SCHEMA_VERSION}
         data.setdefault("hints", {})
         data.setdefault("results", {})
+        data.setdefault("seen", {})  # exercise id -> {fingerprint: result}, oldest first
         return data
 
     def save(self) -> None:
@@ -116,16 +129,28 @@ class Progress:
         if source == "notebook":
             saved["from"] = "notebook"
         self.data["results"][exercise.id] = saved
+        seen = self.data["seen"].setdefault(exercise.id, {})
+        seen.pop(digest, None)  # re-inserted last: the newest result of that content
+        seen[digest] = {key: value for key, value in saved.items() if key != "fingerprint"}
+        while len(seen) > KEPT_PER_EXERCISE:
+            del seen[next(iter(seen))]
 
     def result(self, exercise: Exercise) -> Verdict | None:
-        """The cached result if the files have not changed since; None when unknown."""
-        saved = self.data["results"].get(exercise.id)
-        if not saved:
-            return None
-        code_dir = self.notebook_dir if saved.get("from") == "notebook" else None
-        if saved.get("fingerprint") != fingerprint(self.exercises_dir, exercise, code_dir=code_dir):
-            return None
-        return Verdict(bool(saved.get("passed")), saved.get("reason", ""))
+        """The result proved for the files as they are now (the latest one, or one remembered for this
+        same content); None when unknown."""
+        latest = self.data["results"].get(exercise.id)
+        seen = self.data["seen"].get(exercise.id, {})
+        candidates = ([latest] if latest else []) + [{**saved, "fingerprint": digest}
+                                                     for digest, saved in reversed(seen.items())]
+        digests: dict[bool, str] = {}  # from a notebook? -> the files' fingerprint, computed once
+        for saved in candidates:
+            notebook = saved.get("from") == "notebook"
+            if notebook not in digests:
+                digests[notebook] = fingerprint(self.exercises_dir, exercise,
+                                                code_dir=self.notebook_dir if notebook else None)
+            if saved.get("fingerprint") == digests[notebook]:
+                return Verdict(bool(saved.get("passed")), saved.get("reason", ""))
+        return None
 
     def recorded(self, exercise: Exercise) -> bool:
         """Whether any result was ever recorded for the exercise (perhaps for an older version of it)."""
@@ -139,9 +164,27 @@ class Progress:
         """Exercises with no valid cached result: never checked, or changed since."""
         return [e for e in exercises if self.result(e) is None]
 
-    def current(self, exercises: tuple[Exercise, ...]) -> Exercise | None:
-        """The first exercise in teaching order not seen passing in its present form."""
-        return next((e for e in exercises if not self.is_done(e)), None)
+    def current(self, exercises: tuple[Exercise, ...], passed: frozenset[str] | set[str] = frozenset()
+                ) -> Exercise | None:
+        """The exercise the learner is on (see the module's docstring); None when every one passes.
+
+        `passed`: ids just seen passing that the file may not show yet.
+        """
+        def unfinished(entry: Exercise) -> bool:
+            return entry.id not in passed and not self.is_done(entry)
+
+        chosen = next((e for e in exercises if e.id == self.data.get("current")), None)
+        if chosen is not None:
+            if unfinished(chosen):
+                return chosen
+            after = next((e for e in exercises[exercises.index(chosen) + 1:] if unfinished(e)), None)
+            if after is not None:
+                return after
+        return next((e for e in exercises if unfinished(e)), None)
+
+    def set_current(self, exercise: Exercise) -> None:
+        """The learner ran or named this exercise: it is the current one until it passes."""
+        self.data["current"] = exercise.id
 
     def done_count(self, exercises: tuple[Exercise, ...]) -> int:
         return sum(self.is_done(e) for e in exercises)

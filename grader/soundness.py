@@ -3,11 +3,13 @@
 An exercise is sound when
 - its reference solution passes every check, twice in a row (two runs agree);
 - its untouched stub fails every check, for the exercise's reason (a fill-in's
-  TODO, a fix-it's bug), never because the harness could not load it;
+  or a predict kata's TODO, a fix-it's bug), never because the harness could
+  not load it;
 - every kept mutant (a plausible wrong answer) is rejected, and every check
   rejects at least one of them;
 - every kept mimic (the right values without the JAX idea) is rejected, and
-  not for its values; at least one is kept;
+  not for its values; at least one is kept (a predict kata keeps none, and at
+  least one alternate instead);
 - every kept alternate (an unusual right answer) passes;
 - every hidden check rejects a kept hard-coded answer (`mutant_hard_coded*`).
 
@@ -289,12 +291,15 @@ def stub_problems(proof: Proof, entry: Exercise) -> list[Problem]:
         found.append(Problem(entry.id, f"the stub fails {trouble.name} because it cannot be loaded, not because "
                                        f"it is unfinished: {trouble.result.reason}",
                              f"exercises/{entry.path} must import cleanly and define every name the checks call"))
-    if is_fill_in((proof.stubs / entry.path).read_bytes()):
+    if is_fill_in((proof.stubs / entry.path).read_bytes()) or entry.kind == "predict":
+        kind = "predict kata's" if entry.kind == "predict" else "fill-in"
+        first = ("read the predictions (checks.predicted) before judging anything else, so the learner sees "
+                 "the TODO first" if entry.kind == "predict" else
+                 "call the exercise's function before judging anything else, so the learner sees the TODO first")
         silent = [c.name for c in checks if not c.result.passed and "TODO" not in c.result.reason]
         if silent and not trouble:
-            found.append(Problem(entry.id, f"on the fill-in stub, {', '.join(silent)} fail(s) without reaching "
-                                           f"its TODO", "call the exercise's function before judging anything "
-                                                        "else, so the learner sees the TODO first"))
+            found.append(Problem(entry.id, f"on the {kind} stub, {', '.join(silent)} fail(s) without reaching "
+                                           f"its TODO", first))
     return found
 
 
@@ -345,11 +350,26 @@ def variant_problems(proof: Proof, variant: Variant) -> list[Problem]:
 
 def mimic_presence_problems(proof: Proof, entry: Exercise) -> list[Problem]:
     mimics = [v for v in proof.variants["mimic"] if v.exercise == entry]
+    if entry.kind == "predict":
+        return _predict_variant_problems(proof, entry, mimics)
     rejected = [m for m in mimics if any(not c.result.passed for c in proof.results(m))]
     if rejected:
         return []
     return [Problem(entry.id, "no kept mimic (right values, JAX idea skipped) that the checks reject",
                     f"add {_variant_path(proof.repo, entry, 'mimic_<what_it_skips>.py')}")]
+
+
+def _predict_variant_problems(proof: Proof, entry: Exercise, mimics: list[Variant]) -> list[Problem]:
+    """A predict kata's answer is data (what JAX will do), not code: a right prediction found by running the
+    program first looks just like one worked out, so no mimic applies. Its soundness rests on its mutants
+    (wrong predictions) and alternates (the right predictions spelled otherwise)."""
+    found = [Problem(entry.id, f"{m.path.name}: a predict kata's checks read predictions only, so a mimic "
+                               f"tests nothing", f"rename it mutant_* (a wrong prediction) or alternate_*")
+             for m in mimics]
+    if not any(v.exercise == entry for v in proof.variants["alternate"]):
+        found.append(Problem(entry.id, "no kept alternate (the right predictions spelled otherwise)",
+                             f"add {_variant_path(proof.repo, entry, 'alternate_<spelling>.py')}"))
+    return found
 
 
 def hidden_problems(proof: Proof, entry: Exercise) -> list[Problem]:

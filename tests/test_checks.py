@@ -190,6 +190,35 @@ def test_placement_and_sharding_helpers():
     checks.assert_replicated(jax.device_put(jnp.ones(4), NamedSharding(mesh, P())), what="total")
 
 
+def test_a_placement_failure_pictures_expected_and_actual_layouts():
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    mesh = jax.make_mesh((jax.device_count() // 2, 2), ("data", "model"))
+    x = jax.device_put(jnp.ones((8, 6)), NamedSharding(mesh, P(None, "model")))  # columns, not rows
+    with pytest.raises(KataFailure) as caught:
+        checks.assert_sharding(x, what="x", spec=P("data"))
+    failure = caught.value
+    assert str(failure).splitlines()[0] == failure.message  # the one-line reason stays the message
+    grids = str(failure).split("\n\n", 1)[1].splitlines()
+    assert grids[0].startswith("expected: float32[8@data,6]") and "actual: float32[8,6@model]" in grids[0]
+    # Expected: row blocks, each held by the two devices of a 'model' pair. Actual: column blocks.
+    assert grids[2].startswith("rows 0:2 |") and "0,1" in grids[2] and "0,2,4,6" in grids[2]
+    assert "cols 0:3" in grids[1] and "cols 3:6" in grids[1] and "1,3,5,7" in grids[2]
+    assert len(grids) == 2 + 4 + 1  # titles, column header, four row blocks, the legend
+    page = failure.picture.html()
+    assert page.count("<table") == 2 and "float32[8@data,6]" in page and ">1,3,5,7</td>" in page
+    assert checks.Picture.from_dict(failure.picture.as_dict()) == failure.picture
+
+    one = jax.device_put(jnp.ones(8), jax.devices()[0])
+    with pytest.raises(KataFailure) as caught:
+        checks.assert_split_over_devices(one, what="y")
+    text = caught.value.picture.text()
+    assert "expected (any order): float32[8@devices]" in text and "0:1 |  0  |" in text and "0:8 |  0  |" in text
+    with pytest.raises(KataFailure) as caught:
+        checks.assert_on_devices(one, {jax.devices()[3]}, what="y")
+    assert "expected: float32[8]" in caught.value.picture.text()
+
+
 def test_no_key_reuse_names_the_lesson():
     key = jax.random.key(0)
     with checks.no_key_reuse("draw()"):

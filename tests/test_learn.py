@@ -100,6 +100,41 @@ def test_cached_results_last_until_the_file_or_its_checks_change(repo):
     assert Progress(repo).current(PURITY) == exercise
 
 
+def _record(repo: Path, exercise, passed: bool) -> None:
+    """What a pytest run of `exercise` on its file as it is now would record."""
+    progress = Progress(repo)
+    progress.record(exercise, fingerprint(repo / "exercises", exercise), Verdict(passed, "" if passed else "boom"))
+    progress.set_current(exercise)
+    progress.save()
+
+
+def test_the_current_exercise_is_the_one_last_run_until_it_passes(repo):
+    assert Progress(repo).current(PURITY) == PURITY[0]  # nothing run yet: teaching order
+    _record(repo, PURITY[2], passed=False)  # the learner skipped ahead to purity-3
+    assert Progress(repo).current(PURITY) == PURITY[2]
+    solve(repo, PURITY[2].path)
+    _record(repo, PURITY[2], passed=True)
+    assert Progress(repo).current(PURITY) == PURITY[3]  # the next unfinished one after it
+    solve(repo, PURITY[3].path)
+    _record(repo, PURITY[3], passed=True)
+    assert Progress(repo).current(PURITY) == PURITY[0]  # none left after it: the first unfinished
+    assert Progress(repo).current(PURITY, passed={"purity-1"}) == PURITY[1]
+
+
+def test_a_result_belongs_to_the_files_content_across_a_stash(repo):
+    exercise = PURITY[0]
+    solve(repo, exercise.path)
+    _record(repo, exercise, passed=True)
+    _git(repo, "stash", "-q")  # the learner's solution put aside: the stub is back
+    assert Progress(repo).result(exercise) is None
+    _record(repo, exercise, passed=False)  # the stub checked meanwhile
+    assert Progress(repo).result(exercise).passed is False
+    _git(repo, "stash", "pop", "-q")
+    assert Progress(repo).is_done(exercise)  # the same content as before: its result, without a run
+    kept = json.loads((repo / STATE_NAME).read_text())["seen"][exercise.id]
+    assert len(kept) == 2
+
+
 # --- hint ------------------------------------------------------------------------------
 
 
@@ -117,6 +152,29 @@ def test_hint_shows_one_more_hint_each_time_and_remembers(repo, capsys):
     assert grader(repo, "hint", "purity-3") == 0  # a named exercise keeps its own count
     assert "hint 1 of 3:" in capsys.readouterr().out
     assert Progress(repo).hints_shown(PURITY[2]) == 1
+
+
+def test_hint_follows_the_exercise_named_or_run_last(repo, capsys):
+    assert grader(repo, "hint", "purity-3") == 0  # named: the learner is on it now
+    capsys.readouterr()
+    assert grader(repo, "hint") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("purity-3: exercises/01_purity/debug_print.py") and "hint 2 of 3:" in out
+    assert "`grader hint purity-3` again" in out
+    _record(repo, PURITY[1], passed=False)  # then a run of purity-2
+    assert grader(repo, "hint") == 0
+    assert capsys.readouterr().out.startswith("purity-2: ")
+
+
+def test_hint_takes_a_topic_its_first_unfinished_exercise(repo, capsys):
+    solve(repo, PURITY[0].path)
+    _record(repo, PURITY[0], passed=True)
+    assert grader(repo, "hint", "purity") == 0
+    assert capsys.readouterr().out.startswith("purity-2: exercises/01_purity/no_mutation.py")
+    assert grader(repo, "hint", "01_purity") == 0
+    assert capsys.readouterr().out.startswith("purity-2: ")
+    assert grader(repo, "hint", "purty") == 2
+    assert "did you mean 'purity'?" in capsys.readouterr().err
 
 
 def test_unknown_exercise_gets_a_suggestion_and_exit_2(repo, capsys):
@@ -182,8 +240,46 @@ def test_next_shows_the_lessons_and_the_closing_summary(repo, capfd):
     assert "baked in the global's old value" in out  # the check's lesson
     summary = out[out.index("katas: 0 of 4 exercises done (0%)"):]
     assert "next: purity-1, exercises/01_purity/global_config.py" in summary
-    assert PURITY[0].concept in summary and "`grader hint` shows hint 1 of 3" in summary
+    assert PURITY[0].concept in summary and "`grader hint purity-1` shows hint 1 of 3" in summary
     assert Progress(repo).result(PURITY[0]).passed is False
+
+
+@pytest.mark.slow
+def test_footer_and_next_follow_the_exercise_just_run(repo, capfd):
+    run = run_pytest(repo, "exercises/01_purity/test_debug_print.py")  # skipped ahead to purity-3
+    summary = run.stdout[run.stdout.index("katas: 0 of 4 exercises done"):]
+    assert "next: purity-3, exercises/01_purity/debug_print.py" in summary
+    assert "stuck? `grader hint purity-3` shows hint 1 of 3; `grader watch purity-3` re-runs" in summary
+    assert grader(repo, "next") == 1  # no id: the exercise just run
+    assert capfd.readouterr().out.startswith("purity-3: exercises/01_purity/debug_print.py")
+    assert grader(repo, "next", "purity-2") == 1  # named: run, and current from now on
+    out = capfd.readouterr().out
+    assert out.startswith("purity-2: exercises/01_purity/no_mutation.py")
+    assert "next: purity-2, exercises/01_purity/no_mutation.py" in out
+    assert grader(repo, "hint") == 0
+    assert capfd.readouterr().out.startswith("purity-2: ")
+
+
+@pytest.mark.slow
+def test_watch_takes_an_exercise_and_checks_each_save_in_a_warm_fork(repo, capfd):
+    from grader.learn import Course, WarmChecks
+
+    course = Course(repo, load_manifest(repo / "exercises"))
+    warm = WarmChecks(repo, PURITY[1])
+    try:
+        assert course.run_checks(PURITY[1], warm) == 1  # the stub, in a fork of the warm process
+        assert warm.state == "ready", capfd.readouterr()
+        assert Progress(repo).result(PURITY[1]).passed is False
+        solve(repo, PURITY[1].path)
+        assert course.run_checks(PURITY[1], warm) == 0  # the same warm process sees the saved file
+        assert Progress(repo).is_done(PURITY[1])  # recorded for the code that fork ran
+    finally:
+        warm.close()
+    assert "no_mutation" in capfd.readouterr().out
+    assert grader(repo, "watch", "purity-3", "--max-runs", "1") == 0
+    out = capfd.readouterr().out
+    assert out.startswith("purity-3: exercises/01_purity/debug_print.py")
+    assert "[watch] purity-3 not done yet" in out
 
 
 @pytest.mark.slow
@@ -217,7 +313,8 @@ def test_progress_and_solution_unlocking(repo, capfd):
     (repo / "exercises" / PURITY[0].path).write_text((repo / "exercises" / PURITY[0].path).read_text() + "\n")
     assert grader(repo, "progress") == 0
     out = capfd.readouterr().out
-    assert "  changed    purity-1" not in out and "> current    purity-1" in out  # the first not done
+    # The learner moved on from purity-2 (just passed): purity-1, edited since, shows as changed.
+    assert "  changed    purity-1" in out and "> current    purity-3" in out
     assert "1 exercise(s) changed since their last check: `grader progress --recheck`" in out
 
 

@@ -28,12 +28,19 @@ def test_stub_teaches_before_the_task(entry):
     source = (PRISTINE / "exercises" / entry.path).read_text()  # as committed, whatever a learner did
     doc = ast.get_docstring(ast.parse(source)) or ""
     assert "docs.jax.dev" in doc, f"{entry.id}: the docstring should link the JAX docs page it draws on"
-    assert re.search(r"^Task( \((fill-in|fix-it)\))?:", doc, re.M), f"{entry.id}: state the task as 'Task (fill-in): ...'"
-    kind = re.search(r"^Task \((fill-in|fix-it)\)", doc, re.M)
-    assert kind, f"{entry.id}: say whether it is a fill-in or a fix-it"
+    assert re.search(r"^Task( \((fill-in|fix-it|predict)\))?:", doc, re.M), \
+        f"{entry.id}: state the task as 'Task (fill-in): ...'"
+    kind = re.search(r"^Task \((fill-in|fix-it|predict)\)", doc, re.M)
+    assert kind, f"{entry.id}: say whether it is a fill-in, a fix-it or a predict kata"
+    assert entry.kind in ("", kind.group(1)), f"{entry.id}: the manifest says {entry.kind}, the stub {kind.group(1)}"
+    assert (entry.kind == "predict") == (kind.group(1) == "predict"), \
+        f"{entry.id}: a predict kata says so in the manifest too (kind = \"predict\")"
     has_todo = 'NotImplementedError("TODO' in source
     assert has_todo == (kind.group(1) == "fill-in"), \
-        f"{entry.id}: a fill-in raises NotImplementedError(\"TODO ...\"); a fix-it holds buggy code"
+        f"{entry.id}: a fill-in raises NotImplementedError(\"TODO ...\"); a fix-it holds buggy code; a predict " \
+        f"kata leaves its predictions as `NAME = ...`"
+    if kind.group(1) == "predict":
+        assert re.search(r"^[A-Z][A-Z0-9_]* = \.\.\.", source, re.M), f"{entry.id}: leave each prediction as NAME = ..."
     assert len(doc.splitlines()) <= 22, f"{entry.id}: keep the lesson short (under ~20 lines)"
 
 
@@ -91,8 +98,20 @@ def test_bad_manifest_is_rejected_with_the_entry_named(tmp_path):
     (tmp_path / "manifest.toml").write_text('[[exercise]]\nid = "bad"\npath = "x.py"\n')
     with pytest.raises(ManifestError, match="bad"):
         load_manifest(tmp_path)
+    entry = ('[[exercise]]\nid = "odd-1"\npath = "01_odd/odd.py"\ntopic = "odd"\npoints = 1\nconcept = "c"\n'
+             'hints = ["a first gentle hint", "a second, stronger hint"]\nkind = "guess"\n')
+    (tmp_path / "manifest.toml").write_text(entry)
+    with pytest.raises(ManifestError, match="should be one of fill-in, fix-it, predict"):
+        load_manifest(tmp_path)
 
 
 def test_unknown_id_suggests_the_closest():
     assert suggest(EXERCISES, "purty-2") == "no exercise 'purty-2'; did you mean 'purity-2'?"
     assert suggest(EXERCISES, "zzz") == "no exercise 'zzz'"
+
+
+def test_the_readme_counts_the_exercises_there_are():
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    predict = sum(e.kind == "predict" for e in EXERCISES)
+    assert f"There are {len(EXERCISES)} exercises, {predict} of them predict katas" in " ".join(readme.split()), \
+        "README.md: keep the count of exercises (and of predict katas) right"

@@ -17,12 +17,14 @@ from pathlib import Path
 
 import nbclient
 import nbformat
+import numpy as np
 import pytest
 
 from grader import REPO_ROOT
 from grader.cli import main
+from grader.diagrams import find_block
 from grader.manifest import load_manifest, select
-from grader.notebook import NOTEBOOK_DIR, CheckResult, lesson_markdown, render, split_stub
+from grader.notebook import NOTEBOOK_DIR, CheckResult, check_cell, lesson_markdown, render, split_stub
 from grader.progress import Progress, fingerprint
 from support import PRISTINE, PURITY
 
@@ -110,6 +112,8 @@ def test_one_notebook_per_topic_in_manifest_order(tmp_path: Path, capsys) -> Non
         assert list(cells) == [e.id for e in entries]  # every exercise once, in manifest order
         for entry in entries:
             doc, code = split_stub((REPO_ROOT / "exercises" / entry.path).read_text(encoding="utf-8"))
+            found = find_block(code)  # a lesson diagram moves from the code to the lesson (test_diagrams)
+            code = code.replace(found[1], "", 1).lstrip("\n") if found else code
             assert cells[entry.id].source == f"%%kata {entry.id}\n{code}".rstrip("\n")
             lesson = notebook.cells[notebook.cells.index(cells[entry.id]) - 1]
             assert lesson.cell_type == "markdown" and lesson.source.startswith(f"## {entry.id}: ")
@@ -157,6 +161,33 @@ def test_a_failure_is_shown_in_the_cells_terms(repo: Path) -> None:
     assert text.count("NameError") == 1 and "the same failure as above: boom" in text
     assert "✓ three" in text and f"✗ {entry.id}: 1 of 3 checks pass" in text
     assert f"%kata hint {entry.id}" in text
+
+
+def test_a_placement_failure_is_drawn_as_html_in_the_cell(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys) -> None:
+    """The picture of where data lives comes as HTML tables; the terminal's text copy leaves the lesson."""
+    import jax
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    from grader import checks
+    from grader.notebook import render_parts, show
+
+    mesh = jax.make_mesh((jax.device_count(),), ("data",))
+    x = jax.device_put(np.ones((16, 3), np.float32), NamedSharding(mesh, P()))
+    drawn = checks.picture(NamedSharding(mesh, P("data")), x)
+    check = {"passed": False, "reason": "not split", "lesson": "shard_batch(x) is not split by rows.",
+             "traceback": "", "picture": drawn.as_dict()}
+    result = CheckResult(repo, PURITY[0], collected=["a::test_one"], checks={"a::test_one": check})
+    parts = render_parts(result, PURITY)
+    assert [type(part).__name__ for part in parts] == ["str", "Picture", "str"]
+    assert "not split by rows" in parts[0] and parts[1] == drawn
+    assert drawn.text() in render(result, PURITY)  # as text where no notebook draws it
+    shown_html = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown_html.append(obj.data))
+    show(result, PURITY)
+    assert len(shown_html) == 1 and shown_html[0] == drawn.html()
+    assert shown_html[0].count("<table") == 2 and "float32[16@data,3]" in shown_html[0]
+    assert drawn.text() not in capsys.readouterr().out  # drawn once, as HTML
 
 
 def test_checks_that_never_finish_are_a_failure(repo: Path) -> None:
@@ -228,3 +259,29 @@ def test_stubs_fail_with_their_lessons_and_the_notebook_runs_on(repo: Path, kern
         assert " ".join(verdict.reason.split())[:60] in " ".join(text.split()), (verdict.reason, text)
     assert first.hints[0] in " ".join(shown(notebook.cells[-1]).split())
     assert Progress(repo).hints_shown(first) == 1
+
+
+@pytest.mark.slow
+def test_the_check_process_sends_the_picture_with_the_lesson(tmp_path: Path) -> None:
+    """From the check process to the cell: a placement failure's picture travels as data, its text stays out."""
+    entry = select(load_manifest(REPO_ROOT / "exercises"), "explicit-1")[0]
+    root = tmp_path / "katas"
+    for rel in (f"exercises/{entry.path}", f"exercises/{entry.check_path}"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PRISTINE / rel, root / rel)
+    for name in ("conftest.py", "pyproject.toml"):
+        shutil.copyfile(REPO_ROOT / name, root / name)
+    fields = {"id": entry.id, "path": entry.path, "topic": entry.topic, "points": entry.points,
+              "concept": entry.concept, "hints": list(entry.hints)}
+    (root / "exercises" / "manifest.toml").write_text(
+        "[[exercise]]\n" + "\n".join(f"{k} = {json.dumps(v)}" for k, v in fields.items()) + "\n")
+    replicated = ("import jax\nfrom jax.sharding import PartitionSpec as P\n\n\n"
+                  "def shard_batch(x):\n    return jax.device_put(x, P())\n")
+    result = check_cell(root, entry, replicated)
+    pictured = [c for c in result.checks.values() if c.get("picture")]
+    assert pictured, result.output
+    check = pictured[0]
+    assert "expected the rows split" in check["lesson"] and "each cell is a block" not in check["lesson"]
+    assert "@data" in check["picture"]["expected"]["title"]
+    # The check process's own terminal output, as plain pytest shows it, draws the grids as text.
+    assert "expected: float32[" in result.output and "each cell is a block of the array" in result.output

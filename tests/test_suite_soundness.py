@@ -22,6 +22,13 @@ def assert_sound(problems: list[soundness.Problem]) -> None:
         pytest.fail("\n".join(f"{p.exercise}: {p.text}\n  fix: {p.fix}" for p in problems), pytrace=False)
 
 
+# A predict kata's answer is data (what JAX will do), not code: a right prediction found by running the
+# program first looks just like one worked out, so no values-right mimic applies to it. Its soundness rests
+# on its mutants (wrong predictions) and alternates (other spellings of the right one).
+PREDICT = [e for e in EXERCISES if e.kind == "predict"]
+CODE = [e for e in EXERCISES if e.kind != "predict"]
+
+
 @pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
 def test_solution_passes_every_check(runs, entry):
     assert_sound(soundness.solution_problems(runs, entry))
@@ -63,9 +70,19 @@ def test_mimic_is_rejected_for_its_jax_property(runs, mimic):
     assert_sound(soundness.variant_problems(runs, mimic))
 
 
-@pytest.mark.parametrize("entry", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("entry", PREDICT, ids=[e.id for e in PREDICT])
+def test_every_predict_kata_accepts_another_spelling_of_the_answer(runs, entry):
+    alternates = [v for v in variants("alternate") if v.exercise == entry]
+    assert alternates, (f"{entry.id} has no alternate: add tests/variants/{entry.path.removesuffix('.py')}/"
+                        f"alternate_<spelling>.py, the right predictions written another way")
+    mimics = [v for v in variants("mimic") if v.exercise == entry]
+    assert not mimics, f"{entry.id}: a predict kata's checks read predictions only; a mimic tests nothing here"
+
+
+@pytest.mark.parametrize("entry", CODE, ids=[e.id for e in CODE])
 def test_every_exercise_rejects_a_values_right_mimic(runs, entry, mimic_tally):
     mimics = [v for v in variants("mimic") if v.exercise == entry]
     rejected = [m for m in mimics if any(not c.result.passed for c in runs.results(m))]
-    mimic_tally[entry.id] = (len(rejected), len(mimics))
+    if entry.kind != "predict":  # a predict kata has no mimic (grader.soundness says why)
+        mimic_tally[entry.id] = (len(rejected), len(mimics))
     assert_sound(soundness.mimic_presence_problems(runs, entry))

@@ -14,6 +14,14 @@ with axes ("data", "model"). `shard_batch(batch, mesh)` splits rows over
 "data"; `shard_weights(w, mesh)` splits columns over "model". Keep the names.
 """
 
+# Diagram: rows and columns
+#   on a (2, 2) mesh; each cell is a block, listing the devices holding it
+#
+#   batch P('data', None)          weights P(None, 'model')          product P('data', 'model')
+#   rows 0:2 | 0,1 |                          0:2   2:4                         0:2   2:4
+#   rows 2:4 | 2,3 |       --@-->  rows 0:4 | 0,2 | 1,3 |    --=-->  rows 0:2 |  0  |  1  |
+#                                                                    rows 2:4 |  2  |  3  |
+
 import jax
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P

@@ -20,6 +20,21 @@ every device, with each device multiplying only the blocks it already holds
 (no operand gathered whole). It raises instead. Keep the signature.
 """
 
+# Diagram: partial products
+#   each device's partial product is whole-sized; summed, it comes out whole on each device or split
+#
+#   partial products                       out_sharding=P()
+#   device 0 | x0 @ w0 |                   device 0 | the sum |
+#   device 1 | x1 @ w1 |  --all-reduce-->  device 1 | the sum |
+#   device 2 | x2 @ w2 |                   device 2 | the sum |
+#   device 3 | x3 @ w3 |                   device 3 | the sum |
+#
+#   partial products                           out_sharding=P('data')
+#   device 0 | x0 @ w0 |                       rows 0:1 | 0 |
+#   device 1 | x1 @ w1 |  --reduce-scatter-->  rows 1:2 | 1 |
+#   device 2 | x2 @ w2 |                       rows 2:3 | 2 |
+#   device 3 | x3 @ w3 |                       rows 3:4 | 3 |
+
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P

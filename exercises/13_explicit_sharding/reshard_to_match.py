@@ -18,6 +18,15 @@ like `a`. It raises a ShardingTypeError. Fix it without gathering the whole
 matrix onto any device. Keep the signature.
 """
 
+# Diagram: reshard
+#   a.T is split by columns; jax.reshard moves it back to rows, in one all-to-all
+#
+#   a: f32[4@data,4]           a.T: f32[4,4@data]                                   reshard(a.T)
+#   rows 0:1 | 0 |                        0:1   1:2   2:3   3:4                     rows 0:1 | 0 |
+#   rows 1:2 | 1 |    --.T-->  rows 0:4 |  0  |  1  |  2  |  3  |  --all-to-all-->  rows 1:2 | 1 |
+#   rows 2:3 | 2 |                                                                  rows 2:3 | 2 |
+#   rows 3:4 | 3 |                                                                  rows 3:4 | 3 |
+
 import jax
 from jax.sharding import PartitionSpec as P
 

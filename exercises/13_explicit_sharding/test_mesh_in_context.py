@@ -38,10 +38,10 @@ def _on_the_callers_mesh(out: jax.Array, mesh, what: str) -> None:
                     f"current mesh ({mesh}): the first block of rows sits on device {first} where the "
                     f"caller's mesh puts it on device {want.mesh.devices.flat[0].id}. Code written "
                     f"for jax.set_mesh reads the mesh its caller set, it does not build one. "
-                    f"See {SET_MESH_DOCS}", "wrong-sharding")
+                    f"See {SET_MESH_DOCS}", "wrong-sharding", checks.picture(want, out))
     checks.fail(f"{what} has sharding {out.sharding} (type {jax.typeof(out)}); expected the rows split over "
                 f"the current mesh's axis 'data', PartitionSpec('data'), and copies along any other mesh "
-                f"axis. See {SET_MESH_DOCS}", "wrong-sharding")
+                f"axis. See {SET_MESH_DOCS}", "wrong-sharding", checks.picture(want, out))
 
 
 def test_rows_are_split_over_the_callers_mesh(exercise):

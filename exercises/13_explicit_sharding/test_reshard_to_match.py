@@ -21,6 +21,13 @@ def _explained(error: Exception, what: str) -> None:
     known = explain(error)
     if known is None:
         raise error
+    if "acts as an assert" in str(error):  # with_sharding_constraint on the caller's Explicit mesh
+        checks.fail(f"{what} raised {type(error).__name__}: with_sharding_constraint was asked for a "
+                    f"layout its operand does not have. The mesh is the caller's and its axes are Explicit, "
+                    f"so the constraint only checks the layout already in the operand's type (a is split "
+                    f"by rows, a.T by columns); it moves nothing. Moving data into another layout on an "
+                    f"Explicit mesh is jax.reshard's job. See {known.link}",
+                    known.code)
     checks.fail(f"{what} raised {type(error).__name__}: {known.headline}. {known.idea} See {known.link}",
                 known.code)
 
@@ -38,7 +45,7 @@ def test_result_is_symmetric_and_split_like_a(exercise):
     if spec[:2] != ("data", None):
         checks.fail(f"symmetrize(a) has type {jax.typeof(out)}; expected it split like a, "
                     f"{jax.typeof(a)}. Re-split the operand whose layout differs, not the result.",
-                    "wrong-sharding")
+                    "wrong-sharding", checks.picture(a.sharding, out))
 
 
 def test_no_device_gathers_the_whole_matrix(exercise):

@@ -5,6 +5,7 @@ import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 from grader import checks
+from grader.explain import UNHASHABLE_ARRAY, explain
 
 TYPES_DOCS = f"{checks.DOCS}/notebooks/explicit-sharding.html"
 
@@ -47,6 +48,11 @@ def test_block_shape_while_tracing(exercise):
         probe(x)
     except (AttributeError, TypeError, jax.errors.ConcretizationTypeError,
             jax.errors.TracerArrayConversionError) as error:
+        if explain(error) is UNHASHABLE_ARRAY:
+            checks.fail(f"local_shape fails inside jax.jit ({type(error).__name__}: {str(error)[:80]}): "
+                        f"shard_shape was handed the array itself, where it takes the global shape, "
+                        f"x.shape, a tuple of ints. Reading the sharding from jax.typeof(x) is right; the "
+                        f"argument of shard_shape is not. See {TYPES_DOCS}", "error")
         checks.fail(f"local_shape fails inside jax.jit ({type(error).__name__}: "
                     f"{str(error).splitlines()[0][:160]}). Inside jit x is a tracer: it has no .sharding "
                     f"and no addressable shards, only a type. The sharding is in jax.typeof(x). "

@@ -36,6 +36,31 @@ def _all_eqns(jaxpr):
             yield from _all_eqns(getattr(sub, "jaxpr", sub))
 
 
+def _stays_in(exercise, x, y, gain):
+    """Whether blend(x, y, gain) computes every step in x's dtype (its program, all levels)."""
+    program = checks.program_of(lambda x, y: exercise.blend(x, y, gain), x, y, what="blend")
+    return all(var.aval.dtype == x.dtype or not jnp.issubdtype(var.aval.dtype, jnp.floating)
+               for eqn in _all_eqns(program.jaxpr.jaxpr) if eqn.primitive.name != "convert_element_type"
+               for var in eqn.outvars)
+
+
+def _cause(exercise, x, y, gain):
+    """Which input brings the other dtype in: found by rerunning blend with y, or the gain, made harmless."""
+    y_fixed = _stays_in(exercise, x, y.astype(x.dtype), gain)
+    gain_fixed = _stays_in(exercise, x, y, float(gain))
+    kind = f"a NumPy {np.asarray(gain).dtype.name} scalar" if isinstance(gain, np.generic) else "a Python scalar"
+    if gain_fixed and not y_fixed:
+        return (f"y is in x's dtype already or converted to it; the gain is not: it is {kind}, strongly "
+                f"typed, so `gain * y` promotes. Give the gain x's dtype too (or make it a weak Python float).")
+    if y_fixed and not gain_fixed:
+        return (f"y, a {y.dtype.name} array, takes part before being converted to x's dtype: convert y first.")
+    if not _stays_in(exercise, x, y.astype(x.dtype), float(gain)):
+        return ("Even given y and the gain in x's dtype already, the program computes in another type: it "
+                "names a dtype of its own where it should read x's.")
+    return (f"Both y ({y.dtype.name}) and the gain ({kind}) bring another type in: convert both to x's dtype "
+            f"before the arithmetic.")
+
+
 def test_returns_x_dtype_with_the_right_values(exercise):
     inputs = [_inputs(x_dtype, y_dtype) for x_dtype, y_dtype, _ in CASES]
     # One jitted program for every case: the gains are closed over, so each keeps its own
@@ -44,13 +69,12 @@ def test_returns_x_dtype_with_the_right_values(exercise):
     outs = jax.jit(lambda pairs: [exercise.blend(x, y, g) for (x, y), g in zip(pairs, gains)])(inputs)
     for (x_dtype, y_dtype, gain), (x, y), out in zip(CASES, inputs, outs):
         what = f"blend(x: {_name(x_dtype)}, y: {_name(y_dtype)}, gain={type(gain).__name__}({gain}))"
-        promoted = jnp.result_type(x, y, gain)
-        hint = (f"{_name(x_dtype)} mixed with {_name(y_dtype)} and a {type(gain).__name__} scalar promotes "
-                f"to {_name(promoted)}. Convert y and gain to x's dtype before the arithmetic; a cast at the "
-                f"end would still compute in the wider type."
-                if getattr(out, "dtype", None) == promoted else
-                "The result takes x's own dtype, whatever x is: read it from x rather than naming one.")
-        checks.assert_shape_dtype(out, (6,), x_dtype, what=what, hint=hint)
+        if getattr(out, "dtype", None) != jnp.dtype(x_dtype):
+            promoted = out.dtype == jnp.result_type(x, y, gain)
+            hint = (_cause(exercise, x, y, gain) if promoted else
+                    "The result takes x's own dtype, whatever x is: read it from x rather than naming one.")
+            checks.assert_shape_dtype(out, (6,), x_dtype, what=what, hint=hint)
+        checks.assert_shape_dtype(out, (6,), x_dtype, what=what)
         want = np.asarray(x, np.float32) + np.float32(gain) * np.asarray(y, np.float32)
         checks.assert_close(np.asarray(out, np.float32), want, rtol=2e-2, atol=2e-2, what=what)
 
@@ -68,10 +92,6 @@ def test_every_step_runs_in_x_dtype(exercise):
                 dtype = var.aval.dtype
                 if not jnp.issubdtype(dtype, jnp.floating) or dtype == jnp.dtype(x_dtype):
                     continue
-                why = ("that is y's own dtype: y took part before being converted to x's dtype"
-                       if dtype == jnp.dtype(y_dtype) else
-                       f"its operands were promoted to {dtype.name} first (the jaxpr widens them with "
-                       f"convert_element_type)")
                 checks.fail(f"{what}: its program computes `{eqn.primitive.name}` in {dtype.name}, not in "
-                            f"x's {_name(x_dtype)}; {why}. A cast of the result would still leave the work "
-                            f"in the other type: convert the inputs. {DOCS}", "precision")
+                            f"x's {_name(x_dtype)}. {_cause(exercise, x, y, gain)} A cast of the result would "
+                            f"still leave the work in the other type. {DOCS}", "precision")

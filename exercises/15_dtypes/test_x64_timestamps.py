@@ -34,7 +34,7 @@ def _all_eqns(jaxpr):
             yield from _all_eqns(getattr(sub, "jaxpr", sub))
 
 
-def _check_result(out, ns, what):
+def _check_result(out, ns, what, exercise):
     if not isinstance(out, jax.Array):
         checks.fail(f"{what} returned a {type(out).__name__}, not a JAX array: the conversion must be "
                     f"computed by JAX, not by NumPy or Python on the host. {DOCS}", "host-transfer")
@@ -42,15 +42,32 @@ def _check_result(out, ns, what):
                               hint="With jax_enable_x64 off, JAX makes every int64 request int32 (and "
                                    "wraps the values past 2**31 on the way in). Turn 64-bit types on for "
                                    "this computation.")
-    checks.assert_close(np.asarray(out), ns // 1_000_000, rtol=0, atol=0.5, what=what,
-                        hint="Floor division of integers is exact; a detour through float32 (exact to "
-                             "2**24) or float64 (exact to 2**53) rounds timestamps of about 2**60 "
-                             "nanoseconds, and a floor after that rounding lands in the wrong "
-                             "millisecond.")
+    want = ns // 1_000_000
+    if not np.array_equal(np.asarray(out), want):
+        checks.assert_close(np.asarray(out), want, rtol=0, atol=0.5, what=what, hint=_why_wrong(exercise))
+
+
+def _why_wrong(exercise):
+    """What the program as called did to the timestamps on their way to the wrong milliseconds."""
+    program = checks.program_of(lambda: exercise.to_milliseconds(NS), what="to_milliseconds(ns)")
+    top = program.jaxpr.jaxpr
+    values = [*top.constvars, *top.invars, *(v for eqn in _all_eqns(top) for v in eqn.outvars)]
+    dtypes = {jnp.dtype(v.aval.dtype) for v in values if getattr(v.aval, "shape", None) == NS.shape}
+    floats = sorted(d.name for d in dtypes if jnp.issubdtype(d, jnp.floating))
+    if floats:
+        return (f"The program computes in {floats[0]}: floor division of integers is exact, but a detour "
+                f"through float32 (exact to 2**24) or float64 (exact to 2**53) rounds timestamps of about "
+                f"2**60 nanoseconds, and a floor after that rounding lands in the wrong millisecond.")
+    if jnp.dtype(jnp.int32) in dtypes:
+        return ("No floating point is involved: the timestamps entered JAX as int32, cut to 32 bits (the "
+                "values past 2**31 wrapped) because they were converted before 64-bit types were on; "
+                "widening them to int64 afterwards cannot bring the lost bits back. Convert them inside "
+                "the computation that has 64-bit types on.")
+    return "Floor division of the int64 timestamps by 1_000_000 gives the milliseconds exactly."
 
 
 def test_exact_int64_milliseconds(exercise):
-    _check_result(exercise.to_milliseconds(NS), NS, "to_milliseconds(ns)")
+    _check_result(exercise.to_milliseconds(NS), NS, "to_milliseconds(ns)", exercise)
 
 
 def test_integer_arithmetic_in_64_bits(exercise):
@@ -98,4 +115,4 @@ def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
                         f"program (every later array, and every jit cache key, would follow): turn them on "
                         f"for this computation only, with the context manager that restores the caller's "
                         f"setting. {DOCS}", "global-setting")
-        _check_result(out, NS, f"to_milliseconds(ns) called with jax_enable_x64={enabled}")
+        _check_result(out, NS, f"to_milliseconds(ns) called with jax_enable_x64={enabled}", exercise)

@@ -18,6 +18,15 @@ recompute each layer so that only each layer's input is kept, with the same
 loss and gradients. Keep the signatures.
 """
 
+# Diagram: remat
+#   kept per layer for the backward pass (x: the layer's input; tanh, sub: values computed from it)
+#
+#   lax.scan(layer, x, ws)                                    lax.scan(jax.checkpoint(layer), x, ws)
+#   layer 1 |  x   | tanh | sub  |                            layer 1 | x |
+#   layer 2 |  x   | tanh | sub  |  --checkpoint the step-->  layer 2 | x |
+#   layer 3 |  x   | tanh | sub  |                            layer 3 | x |
+#   layer 4 |  x   | tanh | sub  |                            layer 4 | x |
+
 import jax
 import jax.numpy as jnp
 from jax import lax

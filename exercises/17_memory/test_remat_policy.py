@@ -25,6 +25,12 @@ def _is_pre(value):
     return value.source == "dot_general" and value.shape == (B, 2 * H)
 
 
+def _names(exercise, params):
+    """The names given with checkpoint_name anywhere in loss's program."""
+    program = checks.program_of(exercise.loss, params, X, what="loss")
+    return sorted({str(eqn.params.get("name")) for eqn in program.find("name")})
+
+
 def test_each_layer_keeps_its_input_and_pre(exercise):
     params = (W1S, W2S)
     program = checks.program_of(jax.grad(exercise.loss), params, X, what="jax.grad(loss)")
@@ -57,6 +63,11 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
     if not remats:
         why = ("Nothing is checkpointed, so autodiff keeps every value the backward pass reads. Wrap the "
                "block in jax.checkpoint with a policy that saves only the value named 'pre'.")
+    elif not pres and "pre" not in (names := _names(exercise, params)):
+        given = f"the only names given are {', '.join(map(repr, names))}" if names else "no value is named at all"
+        why = (f"pre = x @ w1 is not among them, and no value in block is named 'pre' ({given}). A "
+               f"policy that saves values by name keeps only values that carry the name: give the matmul's "
+               f"output the name 'pre' with checkpoint_name, and have the policy save that name.")
     elif not pres:
         named = [s for s in stored if s.name]
         why = (f"pre = x @ w1 is not among them, so the backward pass recomputes that matmul too. "

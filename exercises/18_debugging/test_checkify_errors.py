@@ -82,9 +82,13 @@ def _origin(error, f):
 def _expect_error(run, args, f, *, what, kind, prim, silent_why):
     out, error = _call(run, *args, what=what)
     if error is None:
-        checks.fail(f"{what} returned {checks.short(out)} and raised nothing, {silent_why} (If errors= "
-                    f"does ask for it, the failed check came back as an Error value that run never "
-                    f"raised: run must raise it itself, outside jit.) See {GUIDE}", "silent-error")
+        if not checks.program_of(run, *args, what=what).has("check"):
+            checks.fail(f"{what} returned {checks.short(out)} and raised nothing: run never raises the "
+                        f"Error that the checkified function returns beside f's output (its program holds "
+                        f"no err.throw()), so whatever errors= finds is dropped. The compiled program "
+                        f"cannot raise; run must, outside jit: err.throw(). See {GUIDE}", "silent-error")
+        checks.fail(f"{what} returned {checks.short(out)} and raised nothing, {silent_why} See {GUIDE}",
+                    "silent-error")
     got_kind, got_prim, in_f = _origin(error, f)
     if got_kind != kind or (prim and got_prim != prim):
         checks.fail(f"{what} raised {got_kind} ({str(error).strip()[:120]}); expected the {kind} that "

@@ -30,6 +30,10 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
   independent values drawn), `assert_keys_not_from_draws` (keys derived from the key given)
 - processes: `run_in_processes`
+- layout: `picture(expected_sharding, array)` for a check's own `fail(..., picture=...)`; `Picture`
+  (`.text()` for the terminal, `.html()` for notebooks), `layout_of`
+- predictions: `predicted` (read a predict kata's answer), `assert_predicted` (judge it against what
+  JAX did), and the spellings it accepts: `same_type`, `same_dtype`, `same_collective`
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
@@ -38,6 +42,7 @@ from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence,
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
                                    start_worker, within_seconds)
+from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, MappedCall, Program,
                                     StoredValue, assert_loop_stops_on_data, assert_loops_rolled,
@@ -45,6 +50,8 @@ from grader.checks.programs import (CALLBACKS, COLLECTIVES, CompiledProgram, Map
                                     assert_not_unrolled_over_batch, assert_not_uses, assert_receives_at_most,
                                     assert_runs_on_devices, assert_uses, compiled_program, jaxpr_primitives,
                                     jaxpr_size, per_device_shape, program_of, traced_jaxpr)
+from grader.checks.predictions import (assert_predicted, predicted, same_collective, same_dtype, same_set,
+                                       same_type)
 from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
                                 no_key_reuse)
 from grader.checks.values import (assert_close, assert_follows, assert_leaves_setting, assert_not_mutated,
@@ -53,15 +60,16 @@ from grader.checks.values import (assert_close, assert_follows, assert_leaves_se
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
-    "KataFailure", "MULTI_PROCESS_DOCS", "MappedCall", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
+    "assert_close", "assert_compiles", "assert_predicted", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles",
-    "drawn_values", "fail", "host_reads", "jaxpr_primitives", "jaxpr_size", "lowered_donations", "max_traces",
-    "no_key_reuse", "observe", "on_devices", "per_device_shape", "program_of", "read_setting", "run_in_processes",
+    "drawn_values", "fail", "host_reads", "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "max_traces",
+    "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "predicted", "program_of", "read_setting", "run_in_processes",
+    "same_collective", "same_dtype", "same_set", "same_type",
     "sentence", "short", "start_worker", "swap_function", "traced_jaxpr", "within_seconds",
 ]

@@ -44,6 +44,7 @@ FAILURE_CODES = {
     "static-argument": "marks the wrong arguments static",
     "precision": "loses precision or uses the wrong dtype",
     "memory-use": "keeps the wrong intermediates in memory (too many, or not the ones asked for)",
+    "wrong-prediction": "predicts wrongly what JAX will do",
     "todo": "is not attempted yet (still a TODO)",
     "untouched": "is not attempted (the file is still the original stub)",
     "missing": "is missing a file or a function",
@@ -66,17 +67,22 @@ class KataFailure(AssertionError):
     written for the learner.
     """
 
-    def __init__(self, message: str, code: str = "wrong-values") -> None:
+    def __init__(self, message: str, code: str = "wrong-values", picture: Any = None) -> None:
         if code not in FAILURE_CODES:
             raise ValueError(f"unknown failure code {code!r}: add it to FAILURE_CODES")
-        super().__init__(message)
+        # The picture (grader.checks.layout.Picture) is drawn under the message; the message's first
+        # line stays the failure's one-line reason.
+        super().__init__(message if picture is None else f"{message}\n\n{picture.text()}")
         self.code = code
+        self.message = message
+        self.picture = picture
 
 
-def fail(message: str, code: str = "wrong-values") -> None:
-    """Fail the current check with a teaching message and the kind of mistake (a FAILURE_CODES key)."""
+def fail(message: str, code: str = "wrong-values", picture: Any = None) -> None:
+    """Fail the current check with a teaching message and the kind of mistake (a FAILURE_CODES key);
+    `picture`: where the data lives, expected beside actual (grader.checks.layout.picture)."""
     __tracebackhide__ = True
-    raise KataFailure(message, code)
+    raise KataFailure(message, code, picture)
 
 
 def short(value: Any) -> str:

@@ -22,6 +22,7 @@ import numpy as np
 
 from grader.checks import site
 from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.layout import picture
 
 SHARDING_DOCS = f"{DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
 DONATION_DOCS = f"{DOCS}/faq.html#buffer-donation"
@@ -42,41 +43,53 @@ def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint:
                           hint), "host-transfer")
         got = set(leaf.devices())
         if got != want:
+            # Only one device makes one expected layout; several could hold the array in many ways.
+            expected = jax.sharding.SingleDeviceSharding(next(iter(want))) if len(want) == 1 else None
             fail(sentence(f"{what} is on {_devices(got)}; expected {_devices(want)}.", hint,
-                          f"See {DOCS}/sharded-computation.html"), "wrong-sharding")
+                          f"See {DOCS}/sharded-computation.html"), "wrong-sharding", picture(expected, leaf))
 
 
 def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,
-                    n_devices: int | None = None, hint: str = "") -> None:
-    """`x` is sharded as asked: partition spec, per-shard shape and how many devices hold it."""
+                    n_devices: int | None = None, mesh: Any = None, hint: str = "") -> None:
+    """`x` is sharded as asked: partition spec, per-shard shape and how many devices hold it.
+
+    `mesh`: the mesh `spec` names axes of, for the picture of the expected layout a failure shows
+    (default: x's own mesh, when it has one).
+    """
     __tracebackhide__ = True
     if not isinstance(x, jax.Array):
         fail(sentence(f"{what} is a {type(x).__name__}, not a jax.Array.", hint), "host-transfer")
     sharding = x.sharding
+    mesh = mesh if mesh is not None else getattr(sharding, "mesh", None)
+    expected = None
+    if spec is not None and isinstance(mesh, jax.sharding.Mesh):
+        expected = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec))
     if spec is not None:
         got = getattr(sharding, "spec", None)
         if got is None or tuple(got) + (None,) * (x.ndim - len(got)) != tuple(spec) + (None,) * (x.ndim - len(spec)):
             fail(sentence(f"{what} has sharding {sharding}; expected PartitionSpec{tuple(spec)}.", hint,
-                          f"See {SHARDING_DOCS}"), "wrong-sharding")
+                          f"See {SHARDING_DOCS}"), "wrong-sharding", picture(expected, x))
     if shard_shape is not None:
         got_shape = sharding.shard_shape(x.shape)
         if tuple(got_shape) != tuple(shard_shape):
             fail(sentence(f"{what}: each shard has shape {tuple(got_shape)}; expected {tuple(shard_shape)}.",
-                          hint), "wrong-sharding")
+                          hint), "wrong-sharding", picture(expected, x))
     if n_devices is not None:
         held = {shard.device for shard in x.addressable_shards}
         if len(held) != n_devices:
             fail(sentence(f"{what} is spread over {len(held)} device(s); expected {n_devices}.", hint),
-                 "wrong-sharding")
+                 "wrong-sharding", picture(expected, x))
 
 
 def assert_replicated(x: jax.Array, *, what: str, hint: str = "") -> None:
     """Every device holds the whole of `x`, and all copies agree."""
     __tracebackhide__ = True
     if not x.sharding.is_fully_replicated:
+        everywhere = jax.sharding.NamedSharding(jax.sharding.Mesh(sorted(x.devices(), key=lambda d: d.id),
+                                                                  ("devices",)), jax.sharding.PartitionSpec())
         fail(sentence(f"{what} is not replicated (sharding {x.sharding}): each device holds only part of it. "
                       f"A collective such as lax.psum/all_gather makes every device hold the whole.", hint),
-             "wrong-sharding")
+             "wrong-sharding", picture(everywhere, x))
     first = np.asarray(x.addressable_shards[0].data)
     for shard in x.addressable_shards[1:]:
         if not np.array_equal(np.asarray(shard.data), first):
@@ -99,10 +112,17 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
     n, rows = len(devices), (x.shape[0] if x.ndim else 0)
     shards = x.addressable_shards
     held = {shard.device for shard in shards}
+
+    def shown() -> Any:
+        """Expected beside actual: one slice per device in device order (any order is right)."""
+        sliced = jax.sharding.NamedSharding(jax.sharding.Mesh(jax.devices(), ("devices",)),
+                                            jax.sharding.PartitionSpec("devices"))
+        return picture(sliced if x.ndim and rows % n == 0 else None, x, expected_title="expected (any order)")
+
     if held != devices or len(shards) != n:
         fail(sentence(f"{what} is on {_devices(held)}; expected one slice of its leading axis on each of "
                       f"the {n} devices, left where each device computed it.", hint,
-                      f"See {SHARDING_DOCS}"), "wrong-sharding")
+                      f"See {SHARDING_DOCS}"), "wrong-sharding", shown())
     starts = set()
     for shard in shards:
         index = shard.index[0] if shard.index else slice(None)
@@ -111,11 +131,11 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
             fail(sentence(f"{what}: device {shard.device.id} holds a block of shape {tuple(shard.data.shape)} "
                           f"of the shape-{tuple(x.shape)} result; expected its own contiguous {rows // n} of "
                           f"the {rows} leading rows. The result was gathered or rearranged across devices "
-                          f"after the per-device work.", hint), "wrong-sharding")
+                          f"after the per-device work.", hint), "wrong-sharding", shown())
         starts.add(start)
     if len(starts) != n:
         fail(sentence(f"{what}: several devices hold the same rows; expected each device to hold its own "
-                      f"slice of the leading axis.", hint), "wrong-sharding")
+                      f"slice of the leading axis.", hint), "wrong-sharding", shown())
 
 
 # --- reads back to the host ----------------------------------------------------------------------
@@ -180,13 +200,19 @@ def stop_host_reads() -> list[str]:
 
 
 def _read_by_the_grader(frame: Any) -> bool:
-    """Whether the read comes from the grader's protocol (sending a result back), within a few frames."""
+    """Whether the read comes from the grader's protocol (sending a result back): the first caller
+    outside JAX and NumPy is the grader's wire code, not a submission's print or float()."""
+    import jax
+    import numpy
+
     remote = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "remote")
-    for _ in range(4):
+    libraries = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (jax, numpy))
+    for _ in range(16):
         if frame is None:
             return False
-        if frame.f_code.co_filename.startswith(remote):
-            return True
+        filename = frame.f_code.co_filename
+        if not filename.startswith(libraries) and not filename.startswith("<"):
+            return filename.startswith(remote)
         frame = frame.f_back
     return False
 

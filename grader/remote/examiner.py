@@ -174,7 +174,7 @@ class Session:
         self.subject: Subject | None = None
         self.greeted = False
         self.proxies: dict[int, RemoteObject] = {}
-        self.shipped: dict[int, Any] = {}  # our id -> the object shipped (kept alive while the check runs)
+        self.shipped: dict[Any, Any] = {}  # our id -> the object shipped (kept alive while the check runs)
         self.array_handles: dict[int, tuple] = {}  # id(array) -> (weak reference, hid, generation)
         self.node_types: dict[int, type] = {}
         self.generation = 0  # a new check, or a new subject: earlier handles mean nothing
@@ -411,6 +411,10 @@ class Session:
         kind = type(obj)
         self.shipped[id(kind)] = kind
         fields = _dataclass_fields(kind)
+        if fields is None:
+            fields = _fields_by_attribute(kind, keyed)
+            if fields is not None:
+                self.shipped[id(kind), "aux"] = aux  # chex's kind: every object of the class has this aux
         if fields is not None:
             data, meta = fields
             self.shipped[id(obj)] = obj  # the same object in the subject for the whole check, mirrored
@@ -479,10 +483,14 @@ class Session:
             from jax._src import tree_util
 
             node_type = self.shipped.get(int(tag[1]))
-            if not isinstance(node_type, type) or _dataclass_fields(node_type) is None:
+            fields = _dataclass_fields(node_type) if isinstance(node_type, type) else None
+            if fields is not None:
+                meta_values = d.decode(tag[2])
+                aux = tuple(meta_values[name] for name in fields[1])
+            elif (int(tag[1]), "aux") in self.shipped:
+                aux = self.shipped[int(tag[1]), "aux"]
+            else:
                 raise WireError("a stand-in for a class the check never sent")
-            meta_values = d.decode(tag[2])
-            aux = tuple(meta_values[name] for name in _dataclass_fields(node_type)[1])
             return jax.tree_util.PyTreeDef.from_node_data_and_children(
                 tree_util.default_registry, (node_type, aux), d.items(tag[3]))
         if kind == "ctdn":
@@ -695,6 +703,19 @@ def _dataclass_fields(kind: type) -> tuple[tuple, tuple] | None:
     if "data_fields" not in found or "meta_fields" not in found:
         return None
     return tuple(found["data_fields"]), tuple(found["meta_fields"])
+
+
+def _fields_by_attribute(kind: type, keyed: list) -> tuple[tuple, tuple] | None:
+    """(data fields, no metadata) of a dataclass registered some other way (chex.dataclass) whose
+    children are exactly its fields, keyed by attribute name, in the order its flatten gives them."""
+    from jax.tree_util import GetAttrKey
+
+    if not dataclasses.is_dataclass(kind) or not all(isinstance(k, GetAttrKey) for k, _ in keyed):
+        return None
+    names = tuple(k.name for k, _ in keyed)
+    if sorted(names) != sorted(f.name for f in dataclasses.fields(kind)):
+        return None
+    return names, ()
 
 
 def _key_tag(key: Any) -> list:

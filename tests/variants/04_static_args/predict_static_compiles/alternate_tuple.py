@@ -1,0 +1,5 @@
+"""Right, spelled otherwise: the calls as a tuple, in another order."""
+
+COMPILING_CALLS = (9, 7, 6, 5, 4, 2, 1)
+COMPILES_STATIC = 3
+COMPILES_TRACED = 1

@@ -1,0 +1,10 @@
+"""Wrong: predicts NumPy's rules: 16-bit floats widen to the larger, Python floats are float64, division of ints in float64."""
+
+BF16_PLUS_F16 = "float16"
+INT8_PLUS_UINT8 = "int16"
+F16_TIMES_NUMPY_F32 = "float32"
+BF16_TIMES_PYTHON_FLOAT = "float64"
+INT32_PLUS_PYTHON_FLOAT = "float64"
+INT8_TIMES_BF16 = "bfloat16"
+ARANGE_DIVIDED = "float64"
+ARANGE_FLOOR_DIVIDED = "int32"

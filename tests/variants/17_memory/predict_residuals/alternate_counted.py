@@ -1,0 +1,6 @@
+"""Right, spelled otherwise: the counts written as lengths of the lists of what is kept."""
+
+KEPT_PLAIN = len(["x", "cos", "h", "tanh", "1 - tanh**2"])
+KEPT_CHECKPOINTED = len(["x"])
+KEPT_DOTS_SAVEABLE = len(["x", "x @ w1", "h @ w2"])
+KEPT_SAVE_H = len(["x", "h"])
