@@ -4,7 +4,8 @@
 or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
 `OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
-`summary.csv` and `failures.csv` (one row per failed check, with its code) are
+`summary.csv` and `failures.csv` (one row per failed check, with its code),
+and with a roster `canvas.csv` and `moodle.csv` (grader.gradebooks), are
 rebuilt from those files after every student. Killing the batch loses
 nothing, and running it again skips students whose submission and checks have
 not changed (content hash) unless `--regrade`.
@@ -34,11 +35,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT
-from grader.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
+from grader.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.core.files import write_atomically
+from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
 from grader.engine.grading import grade
 from grader.core.limits import Limits
-from grader.core.manifest import Assignment, Exercise
+from grader.core.manifest import Assignment, Exercise, load_course
+from grader.messages import shown
 from grader.core.files import resolve_target
 from grader.reports import to_json
 from grader.engine.sandbox import Isolation
@@ -152,13 +155,36 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                                  f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
             report = grade(files, label=submission.name, only=exercises, limits=limits, user=user,
                            isolation=isolation, warm_cache=ready())
-            record = {"student": submission.name, "submission_hash": digest, **to_json(report)}
+            record = mark_untouched({"student": submission.name, "submission_hash": digest, **to_json(report)},
+                                    untouched_exercises(files, exercises))
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
-            record = {"student": submission.name, "submission_hash": digest, "error": why,
+            record = {"student": submission.name, "submission_hash": digest, "error": shown(why),
                       "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
     record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     return record, False
+
+
+def untouched_exercises(files: Path, exercises: tuple[Exercise, ...], repo: Path = REPO_ROOT) -> set[str]:
+    """Ids of the exercises whose file in `files` is byte for byte the stub in this grader's exercises/."""
+    same = set()
+    for entry in exercises:
+        submitted, stub = files / entry.path, repo / "exercises" / entry.path
+        if submitted.is_file() and not submitted.is_symlink() and stub.is_file() \
+                and submitted.stat().st_size == stub.stat().st_size and submitted.read_bytes() == stub.read_bytes():
+            same.add(entry.id)
+    return same
+
+
+def mark_untouched(record: dict, untouched: set[str]) -> dict:
+    """The record with each failed exercise in `untouched` coded as not attempted. A fix-it's stub runs
+    and fails for the bug it was written with; counted as that mistake, it would say the class
+    misunderstands what it never tried. Its checks' own results stay in the record."""
+    for exercise in record.get("exercises", []):
+        if exercise["id"] in untouched and exercise["status"] == "failed":
+            exercise["code"] = UNTOUCHED
+            exercise["reason"] = f"not attempted: {exercise['path']} is still the original stub"
+    return record
 
 
 def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...],
@@ -248,10 +274,13 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
 
 def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: Limits, *,
               workers: int, regrade: bool, user: str | None, isolation: Isolation | None = None,
-              cluster: ClusterSpec | None = None, columns: tuple[Assignment, ...] | None = None) -> int:
+              cluster: ClusterSpec | None = None, columns: tuple[Assignment, ...] | None = None,
+              roster: dict[str, Student] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
-    be graded this time (a cluster whose workers kept dying on it; the next run tries again)."""
+    be graded this time (a cluster whose workers kept dying on it; the next run tries again). With a
+    `roster`, the Canvas and Moodle gradebooks are written too (grader.gradebooks)."""
     submissions = find_submissions(folder)
+    assignments = load_course(REPO_ROOT / "exercises").assignments if roster is not None else ()
     students = out / "students"
     students.mkdir(parents=True, exist_ok=True)
     fingerprint = checks_fingerprint()
@@ -272,6 +301,8 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
         write_atomically(out / "gradebook.csv", _csv(gradebook_rows(current, exercises, columns)))
         write_atomically(out / "summary.csv", _csv(summary_rows(current, exercises)))
         write_atomically(out / "failures.csv", _csv(failure_rows(current)))
+        if roster is not None:
+            write_gradebooks(out, current, exercises, roster, assignments)
         return current
 
     def save(name: str, record: dict) -> None:
@@ -299,9 +330,12 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     else:
         from grader.cluster import Cluster
 
+        def say(line: str) -> None:
+            print(("\n" if progress.tty else "") + line, file=sys.stderr, flush=True)
+
         with Cluster(cluster) as dask:
-            here = dask.prepare(user, say=lambda line: print(line, file=sys.stderr))
-            collect(dask.grade(submissions, exercises, limits, fingerprint, records, regrade, user, here))
+            here = dask.prepare(user, say=say)
+            collect(dask.grade(submissions, exercises, limits, fingerprint, records, regrade, user, here, say))
     progress.finish()
     if not submissions:
         print(f"grader: no submissions in {folder}", file=sys.stderr)
@@ -317,6 +351,10 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
           + (f"; needs review: {', '.join(review)}" if review else ""))
     for line in isolation_summary(current):
         print(line)
+    if roster is not None:
+        for warning in write_gradebooks(out, current, exercises, roster, assignments):
+            print(f"warning: {warning}")
+        print(f"gradebooks to import: {out / CANVAS_FILE} (Canvas), {out / MOODLE_FILE} (Moodle)")
     if ungraded:
         print(f"not graded this time, run the batch again: {', '.join(ungraded)}")
         return 2

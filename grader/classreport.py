@@ -7,6 +7,8 @@ mistake it reveals (`grader.checks.FAILURE_CODES`). Results written by older
 graders (schema v2) carry no codes: their failures are grouped as "unknown".
 
 A student counts once per exercise in each group their failed checks reveal.
+An exercise whose file is still its stub (`untouched`, marked by `grader batch`)
+is one failure of its own, not attempted, whatever its checks said.
 Checks that were not run because an earlier check of the same exercise
 failed hard ("not-run") count only when nothing else is known. `failures.csv`
 (written by `grader batch`) holds one row per failed check (or one per failed
@@ -32,11 +34,15 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.core.failures import FAILURE_CODES
+from grader.messages import shown  # results from older graders may carry scratch paths
 from grader.reports import SCHEMA_VERSION
 
 UNKNOWN = "unknown"
 NOT_RUN = "not-run"  # a consequence of an earlier hard failure, not a mistake of its own
-NOT_ATTEMPTED = frozenset({"todo", "missing", NOT_RUN})  # left out of "what the class misunderstands"
+# An exercise file identical to its stub: a fix-it's stub runs and fails its checks for the bug it
+# was written with, which says nothing of what the student understands (grader batch marks it).
+UNTOUCHED = "untouched"
+NOT_ATTEMPTED = frozenset({"todo", "missing", NOT_RUN, UNTOUCHED})  # left out of "what the class misunderstands"
 FAILURE_HEADER = ["student", "exercise", "check", "hidden", "code", "message"]
 
 
@@ -75,12 +81,16 @@ def failures_of(record: dict) -> list[Failure]:
     for exercise in record.get("exercises", []):
         if exercise.get("status") == "passed":
             continue
+        reason = shown(exercise.get("reason", ""))
+        if exercise.get("code") == UNTOUCHED:  # its checks' failures are the stub's, not the student's
+            found.append(Failure(record["student"], exercise["id"], "", False, UNTOUCHED, reason))
+            continue
         rows = [Failure(record["student"], exercise["id"], check["name"], bool(check.get("hidden")),
-                        check.get("code") or UNKNOWN, check.get("message", ""))
+                        check.get("code") or UNKNOWN, shown(check.get("message", "")))
                 for check in exercise.get("checks", []) if check.get("status") != "passed"]
         own = exercise.get("code") or UNKNOWN
         if own not in {f.code for f in rows}:  # e.g. a file refused before any check could see it
-            rows.insert(0, Failure(record["student"], exercise["id"], "", False, own, exercise.get("reason", "")))
+            rows.insert(0, Failure(record["student"], exercise["id"], "", False, own, reason))
         found += rows
     return found
 

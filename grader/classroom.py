@@ -271,10 +271,30 @@ def classroom_workflow(files: dict[str, bytes], only: tuple[Exercise, ...] | Non
     pinned = [f"{hashlib.sha256(files[path]).hexdigest()}  {path}" for path in pinned_paths(files, manifest)]
     grade_minutes = step_minutes(limits)
     text = (TEMPLATES / "classroom.yml").read_text(encoding="utf-8")
+    runners = _runner_names(graded)
     return _fill(text, MAX_SCORE=str(sum(e.points for e in graded)), PINNED="\n".join(pinned),
                  PYTHON=PYTHON_VERSION, GRADE_MINUTES=str(grade_minutes),
                  JOB_MINUTES=str(grade_minutes + 15),  # checkout, install (JAX is large), report
-                 GRADE_OPTIONS=_grade_options(only, limits))
+                 GRADE_OPTIONS=_grade_options(only, limits), RUNNERS=",".join(runners),
+                 REPORTER_ENV=reporter_env(runners))
+
+
+def _runner_names(exercises: tuple[Exercise, ...]) -> list[str]:
+    from grader.reports import classroom_runners
+
+    try:
+        return classroom_runners(exercises)
+    except ValueError as clash:
+        raise _usage(str(clash)) from None
+
+
+def reporter_env(runners: list[str]) -> str:
+    """The reporter step's environment: each runner's result, read as `<RUNNER>_RESULTS`, from the
+    grading step's output of the same name; the needs-review runner's is empty unless it has one."""
+    from grader.reports import REVIEW_RUNNER
+
+    return "\n".join(f'{name.upper()}_RESULTS: "${{{{ steps.katas.outputs.{name} }}}}"'
+                     for name in [*runners, REVIEW_RUNNER])
 
 
 def load_manifest_text(data: bytes) -> tuple[Exercise, ...]:

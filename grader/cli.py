@@ -139,8 +139,9 @@ def _grade_parser(commands) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the results in the project's JSON schema")
     parser.add_argument("--gradescope", metavar="FILE", help="write Gradescope's results.json")
     parser.add_argument("--classroom", nargs="?", const="classroom.json", metavar="FILE",
-                        help="write a GitHub Classroom autograding result (default classroom.json); in "
-                             "GitHub Actions also set the step output `result`")
+                        help="write GitHub Classroom autograding results, one runner per exercise (default "
+                             "classroom.json); in GitHub Actions also set the step outputs the reporter reads "
+                             "(`runners`, and one per runner)")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                         help="check processes at once, each with a share of the exercises (default: "
@@ -179,7 +180,8 @@ def grade_command(args: argparse.Namespace) -> int:
             Path(path).write_text(render(), encoding="utf-8")
     if args.classroom and os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as out:
-            out.write(f"result={reports.classroom_output(report)}\n")
+            out.writelines(f"{name}={value}\n"
+                           for name, value in reports.classroom_outputs(reports.to_classroom(report)).items())
     return 2 if report.error else 0  # the reports are written either way: a 0 score with the reason
 
 
@@ -188,6 +190,7 @@ def _batch_parser(commands) -> None:
     _example(parser, "grader batch submissions/ --out grades/",
              "grader batch submissions/ --out grades/ --workers 2 --only purity",
              "grader batch submissions/ --out grades/ --regrade",
+             "grader batch submissions/ --out grades/ --roster roster.csv   # and canvas.csv, moodle.csv",
              "grader batch submissions/ --out grades/ --scheduler tcp://gpu-lab-1:8786",
              "grader batch submissions/ --out grades/ --cluster local:2",
              "grader batch submissions/ --out grades/week-1 --assignment week-1",
@@ -207,6 +210,9 @@ def _batch_parser(commands) -> None:
                             "without other machines)")
     parser.add_argument("--regrade", action="store_true",
                         help="grade every student again, even when the submission has not changed")
+    parser.add_argument("--roster", metavar="CSV",
+                        help="who each submission is (columns folder, name, student_id, login, section, email): "
+                             "also write canvas.csv and moodle.csv, gradebooks Canvas and Moodle import as they are")
     parser.add_argument("--no-warm", action="store_true",
                         help="do not warm the compilation cache from the reference solutions first")
     parser.add_argument("--by-assignment", action="store_true",
@@ -224,6 +230,7 @@ def batch_command(args: argparse.Namespace) -> int:
     folder = Path(args.submissions)
     if not folder.is_dir():
         raise UsageProblem(f"{args.submissions} is not a folder")
+    roster = roster_from(args)
     cluster = cluster_from(args)
     exercises, limits = selected(args.only, args.assignment), limits_from(args)
     columns = None
@@ -239,12 +246,24 @@ def batch_command(args: argparse.Namespace) -> int:
 
         try:
             return run_batch(folder, Path(args.out), exercises, limits, workers=1, regrade=args.regrade,
-                             user=args.sandbox_user, cluster=cluster, columns=columns)
+                             user=args.sandbox_user, cluster=cluster, columns=columns, roster=roster)
         except ClusterProblem as problem:
             raise UsageProblem(str(problem)) from None
     return run_batch(folder, Path(args.out), exercises, limits,
                      workers=max(1, args.workers or os.cpu_count() or 1), regrade=args.regrade,
-                     user=sandbox_user(args), isolation=isolation_from(args), columns=columns)
+                     user=sandbox_user(args), isolation=isolation_from(args), columns=columns, roster=roster)
+
+
+def roster_from(args: argparse.Namespace):
+    """The roster `--roster` names (None without one), or a UsageProblem saying what is wrong with it."""
+    if not args.roster:
+        return None
+    from grader.gradebooks import RosterProblem, load_roster
+
+    try:
+        return load_roster(Path(args.roster))
+    except RosterProblem as problem:
+        raise UsageProblem(str(problem)) from None
 
 
 def cluster_from(args: argparse.Namespace):

@@ -36,8 +36,10 @@ import sys
 import tarfile
 import tempfile
 import threading
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -52,6 +54,8 @@ INSTALL_HINT = 'python -m pip install -e ".[cluster]"'
 LOCAL_PREFIX = "local:"
 TASK_RETRIES = 2  # a task that raised (a worker with other checks, no sandbox) is tried elsewhere
 LARGE_PARCEL = 1 << 20  # bytes; bigger submissions are scattered to a worker instead of riding in the task
+WATCH_SECONDS = 2.0  # how often the client looks at which workers the scheduler has
+WAITING_SECONDS = 30.0  # how often it says that submissions still wait for a worker
 
 
 class ClusterProblem(Exception):
@@ -241,6 +245,64 @@ def _undo_nanny_environment() -> None:
                 del os.environ[key]
 
 
+def workers_text(count: int) -> str:
+    return f"{count} worker{'' if count == 1 else 's'}"
+
+
+class WorkerWatch:
+    """Says, while a class is graded, when Dask workers join or are lost, and keeps saying so while
+    submissions wait with no worker connected (a batch that waits in silence looks hung)."""
+
+    def __init__(self, workers: Callable[[], dict], where: str, say: Callable[[str], None], known=(),
+                 every: float = WATCH_SECONDS, remind: float = WAITING_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.workers, self.where, self.say = workers, where, say
+        self.known = set(known)
+        self.every, self.remind, self.clock = every, remind, clock
+        self.waiting_since: float | None = None
+        self.reminded = 0.0
+
+    def look(self, waiting: int) -> None:
+        """Compare the scheduler's workers with the last look; `waiting`: submissions not graded yet."""
+        current = set(self.workers())
+        for address in sorted(self.known - current):
+            self.say(f"grader: lost Dask worker {address} ({workers_text(len(current))} left); "
+                     f"what it was grading goes to another worker")
+        for address in sorted(current - self.known):
+            self.say(f"grader: Dask worker {address} joined ({workers_text(len(current))})")
+        self.known = current
+        now = self.clock()
+        if current or not waiting:
+            self.waiting_since = None
+            return
+        if self.waiting_since is None:
+            self.waiting_since = self.reminded = now
+        elif now - self.reminded >= self.remind:
+            self.reminded = now
+            self.say(f"grader: no Dask worker connected to {self.where} for {now - self.waiting_since:.0f} s; "
+                     f"{waiting} submission{'s' * (waiting != 1)} wait for one to join")
+
+    @contextmanager
+    def running(self, waiting: Callable[[], int]) -> Iterator[None]:
+        """Look every `every` seconds, in a thread, while the body runs."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(self.every):
+                try:
+                    self.look(waiting())
+                except Exception:  # noqa: BLE001 - the scheduler went away: grading itself says so
+                    pass
+
+        thread = threading.Thread(target=loop, name="katas-worker-watch", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+
+
 @dataclass
 class Outcome:
     """One submission's end: a record to save, one reused from the last run, or none (why)."""
@@ -258,6 +320,7 @@ class Cluster:
         self.spec = spec
         self.client = None
         self._local = None
+        self.known_workers: set[str] = set()  # the workers `prepare` found
 
     def __enter__(self) -> Cluster:
         try:
@@ -306,12 +369,13 @@ class Cluster:
                for address, env in sorted(workers.items()) if differences(here, env)]
         if bad:
             raise ClusterProblem("these Dask workers would not grade like this machine:\n  " + "\n  ".join(bad))
+        self.known_workers = set(workers)
         if not workers:
-            say(f"grader: no Dask workers at {self.spec.describe()} yet: submissions wait until one joins")
+            say(f"grader: no Dask worker at {self.spec.describe()} yet: submissions wait until one joins")
             return here
         hosts = sorted({env["host"] for env in workers.values()})
         modes = sorted({env["isolation"] for env in workers.values()})
-        say(f"grader: grading on {self.spec.describe()}: {len(workers)} workers on {', '.join(hosts)}; "
+        say(f"grader: grading on {self.spec.describe()}: {workers_text(len(workers))} on {', '.join(hosts)}; "
             f"isolation {', '.join(modes)}")
         if self.spec.warm and self.spec.scheduler:  # a local cluster shares the cache this machine warmed
             say("grader: warming the compilation cache on each worker machine (once per version of the checks)")
@@ -320,8 +384,24 @@ class Cluster:
 
     def grade(self, submissions: list[Submission], exercises: tuple[Exercise, ...], limits: Limits,
               fingerprint: str, previous: dict[str, dict], regrade: bool, user: str | None,
-              client_env: dict) -> Iterator[Outcome]:
-        """Each submission's outcome, as it arrives; at most a few tasks per worker thread in flight."""
+              client_env: dict, say: Callable[[str], None] = print) -> Iterator[Outcome]:
+        """Each submission's outcome, as it arrives; at most a few tasks per worker thread in flight.
+        Workers joining or lost, and a wait with none connected, are said as they happen."""
+        watch = WorkerWatch(self.client.nthreads, self.spec.describe(), say, known=self.known_workers)
+        outcomes = self._grade(submissions, exercises, limits, fingerprint, previous, regrade, user, client_env)
+        left = [len(submissions)]
+
+        def waiting() -> int:
+            return left[0]
+
+        with watch.running(waiting):
+            for outcome in outcomes:
+                left[0] -= 1
+                yield outcome
+
+    def _grade(self, submissions: list[Submission], exercises: tuple[Exercise, ...], limits: Limits,
+               fingerprint: str, previous: dict[str, dict], regrade: bool, user: str | None,
+               client_env: dict) -> Iterator[Outcome]:
         from distributed import as_completed
 
         todo = []

@@ -3,20 +3,25 @@
 - `table`: the terminal table (exercise, points, status, reason) and total;
 - `to_json`: the project's own versioned schema;
 - `to_gradescope`: Gradescope's `results.json`;
-- `to_classroom`: a GitHub Classroom autograding runner result (and its
-  base64 form for the `result` step output);
+- `to_classroom`: GitHub Classroom autograding runner results, one runner per
+  exercise (and their base64 forms for the step outputs the reporter reads);
 - `to_junit`: JUnit XML for any CI.
 
 Every format carries the **needs review** notes, and marks hidden checks.
+Every message passes through `grader.messages.shown`: no grader scratch
+paths, and at most `MESSAGE_LIMIT` characters, whatever a submission raised.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import re
 import xml.etree.ElementTree as ET
 
 from grader.engine.grading import ExerciseGrade, Grade
+from grader.core.manifest import Exercise
+from grader.messages import shown
 
 SCHEMA_VERSION = 4  # 3: failure codes per check and exercise, the isolation mode; 4: examiner round trips
 HIDDEN_FAILED = "a hidden check failed: the visible checks are not the whole story, try other inputs"
@@ -30,9 +35,9 @@ def to_json(report: Grade) -> dict:
         "score": report.score,
         "max_score": report.max_score,
         "seconds": round(report.seconds, 2),
-        "error": report.error,
+        "error": shown(report.error),
         "needs_review": report.needs_review,
-        "review": report.review_notes(),
+        "review": [shown(note) for note in report.review_notes()],
         "isolation": {"mode": report.isolation.mode, "guarantee": report.isolation.guarantee,
                       "note": report.isolation.why, "round_trips": report.round_trips},
         "exercises": [
@@ -42,11 +47,11 @@ def to_json(report: Grade) -> dict:
                 "score": e.score,
                 "max_score": e.exercise.points,
                 "status": e.status,
-                "reason": e.reason,
+                "reason": shown(e.reason),
                 "code": e.code,
                 "flags": [{"line": f.line, "code": f.code, "reason": f.reason} for f in e.flags],
                 "checks": [
-                    {"name": c.nodeid, "status": c.result.outcome, "message": c.result.reason,
+                    {"name": c.nodeid, "status": c.result.outcome, "message": shown(c.result.reason),
                      "code": "" if c.result.passed else (c.result.code or "error"),
                      "duration": round(c.result.duration, 3), "hidden": c.hidden}
                     for c in e.checks
@@ -60,14 +65,14 @@ def to_json(report: Grade) -> dict:
 def _student_reason(e: ExerciseGrade) -> str:
     """The reason a student may see: hidden checks' messages stay hidden."""
     first = next((c for c in e.checks if not c.result.passed), None)
-    return HIDDEN_FAILED if first is not None and first.hidden else e.reason
+    return HIDDEN_FAILED if first is not None and first.hidden else shown(e.reason)
 
 
 def table(report: Grade, width: int = 100) -> str:
     rows = [("exercise", "points", "status", "reason")]
     for e in report.exercises:
         rows.append((e.exercise.id, f"{e.score}/{e.exercise.points}",
-                     "ok" if e.status == "passed" else "FAIL", e.reason))
+                     "ok" if e.status == "passed" else "FAIL", shown(e.reason)))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     room = max(20, width - sum(widths) - 6)
     lines = []
@@ -77,14 +82,14 @@ def table(report: Grade, width: int = 100) -> str:
     lines.insert(1, "-" * min(width, max(len(line) for line in lines)))
     lines.append("")
     if report.error:
-        lines.append(f"could not grade: {report.error}")
+        lines.append(f"could not grade: {shown(report.error)}")
     passed = sum(e.status == "passed" for e in report.exercises)
     lines.append(f"total: {report.score} / {report.max_score} points ({passed} of "
                  f"{len(report.exercises)} exercises) in {report.seconds:.1f} s")
     lines.append(f"isolation: {report.isolation.mode}: {report.isolation.describe()}")
     if report.needs_review:
         lines.append("NEEDS REVIEW: this submission contains code that reaches into the grader:")
-        lines += [f"  {note}" for note in report.review_notes()]
+        lines += [f"  {shown(note)}" for note in report.review_notes()]
     return "\n".join(lines)
 
 
@@ -95,7 +100,7 @@ def to_gradescope(report: Grade) -> dict:
         visible = [c for c in e.checks if not c.hidden]
         lines = [f"{e.exercise.concept}"]
         lines += [f"{'PASS' if c.result.passed else 'FAIL'} {c.name}"
-                  + ("" if c.result.passed else f": {c.result.reason}") for c in visible]
+                  + ("" if c.result.passed else f": {shown(c.result.reason)}") for c in visible]
         if any(c.hidden for c in e.checks):
             hidden_ok = all(c.result.passed for c in e.checks if c.hidden)
             lines.append(f"{'PASS' if hidden_ok else 'FAIL'} hidden checks")
@@ -108,13 +113,13 @@ def to_gradescope(report: Grade) -> dict:
             if c.hidden:
                 tests.append({"name": f"{e.exercise.id} (hidden) {c.name}", "score": 0, "max_score": 0,
                               "status": "passed" if c.result.passed else "failed",
-                              "output": c.result.reason, "visibility": "hidden"})
+                              "output": shown(c.result.reason), "visibility": "hidden"})
     if report.needs_review:
         tests.append({"name": "NEEDS REVIEW", "score": 0, "max_score": 0, "status": "failed",
-                      "output": "\n".join(report.review_notes()), "visibility": "hidden"})
+                      "output": "\n".join(shown(note) for note in report.review_notes()), "visibility": "hidden"})
     output = f"{report.score} / {report.max_score} points\nGraded with {isolation_line(report)}"
     if report.error:
-        output += f"\nThe submission could not be graded: {report.error}"
+        output += f"\nThe submission could not be graded: {shown(report.error)}"
     return {"score": report.score, "execution_time": round(report.seconds, 1), "output": output,
             "stdout_visibility": "hidden", "tests": tests}
 
@@ -124,55 +129,127 @@ def isolation_line(report: Grade) -> str:
     return f"isolation {report.isolation.mode}: {report.isolation.describe()}"
 
 
+# --- GitHub Classroom -----------------------------------------------------------------------
+#
+# GitHub's autograding-grading-reporter (classroom-resources/autograding-grading-reporter, v1:
+# src/helpers/test-helpers.js and src/console-results.js) reads one result per *runner* and shows
+# each runner's points as (tests with status "pass" / all its tests) x the runner's max_score; only
+# Classroom's own total adds up the tests' `score` fields. So each exercise is a runner of its own
+# holding one test: its table row is its points or 0, and the table's total is the true score.
+# The reporter prints a failed test's name and not its message, so the reason rides in the name.
+# Runners without points (the needs-review notes) would change nothing in the table but a row
+# of zeros, and the isolation note is for instructors: it is no runner at all.
+
+REVIEW_RUNNER = "review"
+CLASSROOM_NAME_LIMIT = 300  # a failed exercise's name carries its reason, on one line
+
+
+def classroom_runner(exercise: Exercise) -> str:
+    """The runner name of an exercise: its id in letters and digits (`static-2` -> `static2`).
+
+    The reporter reads a runner's result from the environment variable `<NAME>_RESULTS`, and
+    accepts runner names made of letters and digits only.
+    """
+    return re.sub(r"[^a-z0-9]", "", exercise.id.lower())
+
+
+def classroom_runners(exercises: tuple[Exercise, ...] | list[Exercise]) -> list[str]:
+    """The runner names of `exercises`, in order; a ValueError if two would be the same."""
+    names = [classroom_runner(e) for e in exercises]
+    taken = [*names, REVIEW_RUNNER]
+    clashes = sorted({name for name in names if taken.count(name) > 1})
+    if clashes:
+        raise ValueError(f"exercise ids that read the same as GitHub Classroom runner names: {', '.join(clashes)} "
+                         f"(runner names keep only letters and digits; '{REVIEW_RUNNER}' is taken)")
+    return names
+
+
+def _defused(text: str) -> str:
+    """No `::` that the Actions runner would read as a workflow command: the reporter prints with
+    commands enabled."""
+    return text.replace("::", ": :")
+
+
+def _runner_result(e: ExerciseGrade, error: bool) -> dict:
+    passed = e.status == "passed"
+    reason = "" if passed else _student_reason(e)
+    name = e.exercise.id if passed else shown(" ".join(f"{e.exercise.id}: {reason}".split()), CLASSROOM_NAME_LIMIT)
+    test = {"name": _defused(name), "status": "pass" if passed else "fail", "message": _defused(reason),
+            "test_code": "" if passed else f"pytest exercises/{e.exercise.check_path}",
+            "filename": f"exercises/{e.exercise.path}", "line_no": 0,
+            "execution_time": f"{sum(c.result.duration for c in e.checks):.2f}s",
+            "score": e.score, "max_score": e.exercise.points}
+    return {"version": 3, "status": "error" if error else "pass" if passed else "fail",
+            "max_score": e.exercise.points, "tests": [test]}
+
+
+def _review_result(report: Grade) -> dict:
+    """The needs-review notes as a runner worth no points. It never fails the run by itself: a
+    person, not the flag, decides what the flagged code is worth."""
+    tests = [{"name": _defused(shown(" ".join(f"needs review: {note}".split()), CLASSROOM_NAME_LIMIT)),
+              "status": "fail", "message": _defused(shown(note)), "test_code": "", "filename": "", "line_no": 0,
+              "execution_time": "0s", "score": 0, "max_score": 0} for note in report.review_notes()]
+    return {"version": 3, "status": "pass", "max_score": 0, "tests": tests}
+
+
 def to_classroom(report: Grade) -> dict:
-    """A GitHub Classroom autograding runner result: one test per exercise with its points."""
-    tests = [{"name": e.exercise.id, "status": "pass" if e.status == "passed" else "fail",
-              "message": "" if e.status == "passed" else _student_reason(e),
-              "test_code": f"grader grade --only {e.exercise.id}", "filename": e.exercise.path,
-              "line_no": 0, "execution_time": f"{sum(c.result.duration for c in e.checks):.2f}s",
-              "score": e.score, "max_score": e.exercise.points}
-             for e in report.exercises]
+    """The runner results the reporter reads, by runner name, with the total and, for instructors,
+    how the submission was walled in."""
+    names = classroom_runners([e.exercise for e in report.exercises])
+    runners = {name: _runner_result(e, bool(report.error)) for name, e in zip(names, report.exercises)}
     if report.needs_review:
-        tests.append({"name": "needs review", "status": "error", "message": "; ".join(report.review_notes()),
-                      "test_code": "", "filename": "", "line_no": 0, "execution_time": "0s",
-                      "score": 0, "max_score": 0})
-    tests.append({"name": "isolation", "status": "pass" if report.isolation.mode == "namespaces" else "error",
-                  "message": isolation_line(report), "test_code": "", "filename": "", "line_no": 0,
-                  "execution_time": "0s", "score": 0, "max_score": 0})
-    status = "error" if report.error else "pass" if report.score == report.max_score else "fail"
-    return {"version": 3, "status": status, "max_score": report.max_score, "tests": tests}
+        runners[REVIEW_RUNNER] = _review_result(report)
+    return {"score": report.score, "max_score": report.max_score, "isolation": isolation_line(report),
+            "error": shown(report.error), "runners": runners}
 
 
-def classroom_output(report: Grade) -> str:
-    """The base64 JSON the reporter action reads from the `result` step output."""
-    return base64.b64encode(json.dumps(to_classroom(report)).encode()).decode()
+def classroom_outputs(result: dict) -> dict[str, str]:
+    """The step outputs the reporter step reads: `runners` (its input) and each runner's result,
+    base64-encoded JSON, under the runner's name."""
+    encoded = {name: base64.b64encode(json.dumps(runner).encode()).decode()
+               for name, runner in result["runners"].items()}
+    return {"runners": ",".join(result["runners"]), **encoded}
+
+
+# --- JUnit -------------------------------------------------------------------------------------
+
+
+def _counted(suite: ET.Element) -> dict[str, int]:
+    """A suite's counts, from the test cases it holds."""
+    cases = suite.findall("testcase")
+    return {"tests": len(cases), "failures": sum(c.find("failure") is not None for c in cases),
+            "errors": sum(c.find("error") is not None for c in cases),
+            "skipped": sum(c.find("skipped") is not None for c in cases)}
 
 
 def to_junit(report: Grade) -> str:
-    suites = ET.Element("testsuites", name="jax-katas", tests=str(sum(len(e.checks) for e in report.exercises)),
-                        time=f"{report.seconds:.2f}")
+    suites = ET.Element("testsuites", name="jax-katas")
     for e in report.exercises:
-        failures = sum(not c.result.passed for c in e.checks)
-        suite = ET.SubElement(suites, "testsuite", name=e.exercise.id, tests=str(len(e.checks)),
-                              failures=str(failures), errors="0",
+        suite = ET.SubElement(suites, "testsuite", name=e.exercise.id,
                               time=f"{sum(c.result.duration for c in e.checks):.3f}")
         properties = ET.SubElement(suite, "properties")
         ET.SubElement(properties, "property", name="points", value=f"{e.score}/{e.exercise.points}")
         ET.SubElement(properties, "property", name="isolation", value=isolation_line(report))
         if not e.checks:
-            case = ET.SubElement(suite, "testcase", classname=e.exercise.id, name="checks")
-            ET.SubElement(case, "error", message=e.reason or "no checks ran")
+            case = ET.SubElement(suite, "testcase", classname=e.exercise.id, name="checks", time="0.000")
+            ET.SubElement(case, "error", message=shown(e.reason) or "no checks ran")
         for c in e.checks:
             case = ET.SubElement(suite, "testcase", classname=e.exercise.id,
                                  name=c.name + (" (hidden)" if c.hidden else ""),
                                  time=f"{c.result.duration:.3f}")
             if c.result.outcome == "skipped":
-                ET.SubElement(case, "skipped", message=c.result.reason)
+                ET.SubElement(case, "skipped", message=shown(c.result.reason))
             elif not c.result.passed:
-                ET.SubElement(case, "failure", message=c.result.reason, type=c.result.error or "Failure")
+                ET.SubElement(case, "failure", message=shown(c.result.reason), type=c.result.error or "Failure")
     if report.needs_review:
-        suite = ET.SubElement(suites, "testsuite", name="review", tests="1", failures="0", errors="1")
-        case = ET.SubElement(suite, "testcase", classname="review", name="needs review")
+        suite = ET.SubElement(suites, "testsuite", name="review", time="0.000")
+        case = ET.SubElement(suite, "testcase", classname="review", name="needs review", time="0.000")
         error = ET.SubElement(case, "error", message="code that reaches into the grader")
-        error.text = "\n".join(report.review_notes())
+        error.text = "\n".join(shown(note) for note in report.review_notes())
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for suite in suites.findall("testsuite"):
+        counts = _counted(suite)
+        suite.attrib.update({key: str(value) for key, value in counts.items()})
+        totals = {key: totals[key] + counts[key] for key in totals}
+    suites.attrib.update({key: str(value) for key, value in totals.items()}, time=f"{report.seconds:.2f}")
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)

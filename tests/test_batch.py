@@ -21,6 +21,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ONLY = "purity-1,purity-2"  # two exercises keep each student to one short child process
 SOLUTIONS = REPO_ROOT / "solutions" / "01_purity"
 STUBS = PRISTINE / "exercises" / "01_purity"  # the untouched stubs, whatever a learner did
+MUTATES = Path(__file__).parent / "variants" / "01_purity" / "no_mutation"
 
 
 def _folder(root: Path, name: str, sources: dict[str, Path], repo_shaped: bool = False) -> Path:
@@ -47,9 +48,13 @@ def make_class(root: Path) -> dict[str, tuple]:
     for i in range(6):
         _folder(root, f"good{i}", solved, repo_shaped=i % 2 == 1)
         expected[f"good{i}"] = (2, False)
-    for i in range(4):
+    for i in range(2):
         _folder(root, f"half{i}", half)
         expected[f"half{i}"] = (1, False)
+    for i in range(2):  # purity-2 attempted, and wrong: it still changes the caller's dict
+        tried = _folder(root, f"tried{i}", half)
+        shutil.copy(MUTATES / "mutant_alias.py", tried / "01_purity/no_mutation.py")
+        expected[f"tried{i}"] = (1, False)
     for i in range(3):
         _folder(root, f"untouched{i}", stubs)
         expected[f"untouched{i}"] = (0, False)
@@ -77,9 +82,20 @@ def make_class(root: Path) -> dict[str, tuple]:
     return expected
 
 
+def _roster(submissions: Path) -> Path:
+    """Who each submission is: every student but good5, and one who handed nothing in."""
+    names = sorted(_entry_name(e) for e in submissions.iterdir() if _entry_name(e) != "good5")
+    lines = ["folder,name,student_id,login,section"]
+    lines += [f"{name},Student {name},{1000 + i},{name}-login,Section {i % 2 + 1}" for i, name in enumerate(names)]
+    lines.append("absent,Not Here,999,absent-login,Section 1")
+    roster = submissions.parent / "roster.csv"
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return roster
+
+
 def _batch(submissions: Path, out: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(submissions), "--out", str(out),
-                             "--only", ONLY, "--workers", "2", *extra],
+                             "--only", ONLY, "--workers", "2", "--roster", str(_roster(submissions)), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -143,8 +159,8 @@ def test_summary_gives_pass_rates_per_exercise(batch_run):
         summary = {row["exercise"]: row for row in csv.DictReader(handle)}
     graded = sum(1 for score, _ in batch_run["expected"].values() if score is not None)
     assert summary["purity-1"]["graded"] == str(graded)
-    # purity-1: good, half, zipped, planted, bare; purity-2: good, zipped, exits, bare
-    passed = {"purity-1": 6 + 4 + 2 + 1 + 1, "purity-2": 6 + 2 + 1 + 1}
+    # purity-1: good, half, tried, zipped, planted, bare; purity-2: good, zipped, exits, bare
+    passed = {"purity-1": 6 + 2 + 2 + 2 + 1 + 1, "purity-2": 6 + 2 + 1 + 1}
     assert {k: int(v["passed"]) for k, v in summary.items()} == passed
     assert "pass rate" in batch_run["stdout"]
 
@@ -188,14 +204,65 @@ def test_failures_csv_lists_each_failed_check_with_its_code(batch_run):
     with open(batch_run["out"] / "failures.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == ["student", "exercise", "check", "hidden", "code", "message"]
-    untouched = {(row["exercise"], row["code"]) for row in rows if row["student"] == "untouched0"}
-    assert ("purity-1", "stale-global") in untouched and ("purity-2", "mutates-input") in untouched
+    tried = {(row["exercise"], row["code"]) for row in rows if row["student"] == "tried0"}
+    assert ("purity-2", "mutates-input") in tried
     assert not [row for row in rows if row["student"].startswith("good")]
     assert any(row["student"] == "exits" and row["code"] == "crash" for row in rows)
     with open(batch_run["out"] / "summary.csv", newline="") as handle:
         summary = {row["exercise"]: row for row in csv.DictReader(handle)}
-    assert summary["purity-2"]["top_failure"] == "mutates-input"
+    # untouched0..2, half0..1 and planted hand in purity-2's stub (half0 until an earlier test solved it):
+    # not attempted, not the mistake the stub was written with
+    stub = (STUBS / "no_mutation.py").read_bytes()
+    handed_in = [f for f in batch_run["submissions"].glob("*/01_purity/no_mutation.py") if f.read_bytes() == stub]
+    assert (summary["purity-2"]["top_failure"], summary["purity-2"]["top_failure_students"]) == \
+        ("untouched", str(len(handed_in))) and len(handed_in) >= 5
     assert "isolation: " in batch_run["stdout"] and "graded students" in batch_run["stdout"]
+
+
+def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_path):
+    """A fix-it's stub runs and fails for its bug (purity-1: a stale global; purity-2: a mutated
+    input): handed in untouched, it is not attempted, not that mistake."""
+    with open(batch_run["out"] / "failures.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["student"] == "untouched0"]
+    assert [(row["exercise"], row["check"], row["code"]) for row in rows] == \
+        [("purity-1", "", "untouched"), ("purity-2", "", "untouched")], "one not-attempted row per exercise"
+    record = json.loads((batch_run["out"] / "students" / "untouched0.json").read_text())
+    assert [e["code"] for e in record["exercises"]] == ["untouched", "untouched"]
+    assert all(c["code"] != "untouched" for e in record["exercises"] for c in e["checks"]), "checks say what ran"
+    half = json.loads((batch_run["out"] / "students" / "half1.json").read_text())
+    assert [e["code"] for e in half["exercises"]] == ["", "untouched"]
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "report", str(batch_run["out"]), "--html",
+                           str(tmp_path / "class.html")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    headline = proc.stdout.split("what the class misunderstands:", 1)[1].split("\nisolation:", 1)[0]
+    assert "untouched" not in headline and "stale global" not in headline and "bakes in a global" not in headline
+    assert "changes its input in place: 11% of the class in purity-2 (2 of 18)" in headline, proc.stdout
+
+
+def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
+    from grader.gradebooks import columns
+    from grader.core.manifest import load_course, select
+    from lms import canvas_import, moodle_import
+
+    out = batch_run["out"]
+    totals = {row["student"]: row["total"] for row in _gradebook(out)}
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header == ["student", "purity-1", "purity-2", "total", "max", "needs_review", "error"], \
+        "today's gradebook stays as it was"
+    graded = {name for name, total in totals.items() if total and name != "good5"}
+    (column,) = columns(select(load_course(REPO_ROOT / "exercises").exercises, ONLY),
+                        load_course(REPO_ROOT / "exercises").assignments)  # the assignment holding both
+    canvas = canvas_import((out / "canvas.csv").read_bytes())
+    assert canvas["assignments"] == {column.title: 2}
+    assert {login.removesuffix("-login"): scores[column.title] for _, _, login, _, scores in canvas["students"]} \
+        == {name: float(totals[name]) for name in graded}
+    moodle = moodle_import((out / "moodle.csv").read_bytes(), {column.title: 2})
+    assert moodle["identifier"] == "username"
+    assert {login.removesuffix("-login"): g[column.title] for login, g in moodle["grades"].items()} == \
+        {name: float(totals[name]) for name in graded}
+    assert "not in the roster, so not in canvas.csv or moodle.csv: good5" in batch_run["stdout"]
+    assert "absent" in batch_run["stdout"] and "broken" in batch_run["stdout"]
 
 
 def test_report_reads_the_batch_output(batch_run, tmp_path):
@@ -292,6 +359,8 @@ def test_a_cluster_grades_exactly_like_the_local_mode(cluster_run, batch_run):
 
 def test_a_worker_killed_mid_submission_loses_no_row(cluster_run):
     assert cluster_run["killed"], "the kill should land while a worker grades"
+    assert "grader: lost Dask worker tcp://" in cluster_run["stderr"], "the batch says it lost a worker"
+    assert "grading on 2 local Dask workers: 2 workers on" in cluster_run["stderr"]
     assert not cluster_run["checks_left_running"], "the dead worker's check processes must end with it"
     assert cluster_run["returncode"] == 0 and "not graded" not in cluster_run["stderr"], cluster_run["stderr"]
     rows = _gradebook(cluster_run["out"])
@@ -378,3 +447,40 @@ def test_parcels_unpack_safely_on_a_python_without_tar_filters(tmp_path, monkeyp
     with pytest.raises(ValueError, match="unsafe entry"):
         _extract_inside(parcel("../escaped.py"), inside)
     assert not (tmp_path / "escaped.py").exists()
+
+
+def test_the_batch_says_when_workers_join_are_lost_or_none_is_there():
+    """What `grader batch --scheduler` says while it grades (grader.cluster.WorkerWatch), looked at
+    with a scripted scheduler and clock."""
+    from grader.cluster import WorkerWatch
+
+    said, now = [], [0.0]
+    looks = iter([{"tcp://a:1": 1, "tcp://b:2": 1}, {"tcp://a:1": 1}, {}, {}, {}, {}, {"tcp://c:3": 1}, {}])
+    watch = WorkerWatch(lambda: next(looks), "tcp://lab-01:8786", said.append, known=["tcp://a:1"],
+                        remind=30, clock=lambda: now[0])
+    for step, waiting in ((0, 5), (2, 5), (2, 5), (20, 5), (20, 4), (20, 4), (2, 4), (2, 0)):
+        now[0] += step
+        watch.look(waiting)
+    assert said == [
+        "grader: Dask worker tcp://b:2 joined (2 workers)",
+        "grader: lost Dask worker tcp://b:2 (1 worker left); what it was grading goes to another worker",
+        "grader: lost Dask worker tcp://a:1 (0 workers left); what it was grading goes to another worker",
+        "grader: no Dask worker connected to tcp://lab-01:8786 for 40 s; 4 submissions wait for one to join",
+        "grader: Dask worker tcp://c:3 joined (1 worker)",
+        "grader: lost Dask worker tcp://c:3 (0 workers left); what it was grading goes to another worker",
+    ], said  # nothing left to grade at the last look: no waiting line
+
+
+def test_the_worker_watch_runs_beside_grading_and_stops_with_it():
+    from grader.cluster import WorkerWatch
+
+    said = []
+    watch = WorkerWatch(dict, "tcp://lab-01:8786", said.append, every=0.01, remind=0.05)
+    with watch.running(lambda: 3):
+        deadline = time.monotonic() + 10
+        while not said and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert said and "no Dask worker connected to tcp://lab-01:8786" in said[0] and "3 submissions wait" in said[0]
+    count = len(said)
+    time.sleep(0.1)
+    assert len(said) == count, "the watch stopped with grading"

@@ -16,6 +16,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -28,12 +29,13 @@ import jsonschema
 import pytest
 import yaml
 
-from grader import REPO_ROOT
+from grader import REPO_ROOT, reports
 from support import PRISTINE
 from grader.classroom import arrange_upload, pinned_paths, release_files, step_minutes
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.core.solutions import PACK_NAME, read_solution
+from reporter import REPORTER, SKIP_REASON, reporter_view, run_reporter
 from support import ALL_EXERCISES, PURITY, PURITY_IDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -240,8 +242,9 @@ def test_workflow_pins_the_checks_and_reports_every_point(release):
     workflow = _workflow(release / ".github/workflows/classroom.yml")
     assert workflow["name"] == "Autograding Tests"
     assert set(workflow["on"]) >= {"push", "repository_dispatch"}
-    assert workflow["permissions"] == {"checks": "write", "actions": "read", "contents": "read"}
+    assert workflow["permissions"] == {}, "the workflow grants nothing by default"
     job = workflow["jobs"]["run-autograding-tests"]
+    assert job["permissions"] == {"contents": "read"}, "the job reads the repository, nothing else"
     assert job["if"] == "github.actor != 'github-classroom[bot]'"
     steps = _steps(workflow)
     assert list(steps) == ["Checkout code", "Set up Python", "Copy the pinned checks and grader",
@@ -265,9 +268,12 @@ def test_workflow_pins_the_checks_and_reports_every_point(release):
     grade = steps["Grade"]
     assert grade["id"] == "katas" and '--classroom "$KATAS_HOME/classroom.json"' in grade["run"]
     reporter = steps["Autograding Reporter"]
-    assert reporter["uses"] == "classroom-resources/autograding-grading-reporter@v1"
-    assert reporter["with"]["runners"] == "katas"
-    assert reporter["env"] == {"KATAS_RESULTS": "${{ steps.katas.outputs.result }}"}
+    assert reporter["uses"].startswith("classroom-resources/autograding-grading-reporter@")
+    assert reporter["with"]["runners"] == "${{ steps.katas.outputs.runners }}"
+    runners = [reports.classroom_runner(e) for e in ALL_EXERCISES]
+    assert workflow["env"]["KATAS_RUNNERS"] == ",".join(runners)
+    assert reporter["env"] == {f"{name.upper()}_RESULTS": f"${{{{ steps.katas.outputs.{name} }}}}"
+                               for name in [*runners, reports.REVIEW_RUNNER]}, "one runner per exercise"
 
     # Student code: unprivileged, no inherited environment, output fenced off from workflow commands.
     assert workflow["env"]["KATAS_SANDBOX_USER"] and "sudo -n env -i" in grade["run"]
@@ -280,9 +286,20 @@ def test_workflow_pins_the_checks_and_reports_every_point(release):
     assert job["timeout-minutes"] >= sum(s.get("timeout-minutes", 0) for s in steps.values()) + 2
 
 
-def _script_env(home: Path, workspace: Path, output: Path, fake_bin: Path) -> dict[str, str]:
-    env = _env()
-    env.update(KATAS_HOME=str(home), KATAS_SANDBOX_USER="", KATAS_MAX_SCORE="4", GITHUB_WORKSPACE=str(workspace),
+def test_workflow_actions_are_pinned_to_commits_with_their_tag(release):
+    text = (release / ".github/workflows/classroom.yml").read_text()
+    uses = re.findall(r"^\s*uses: (\S+?)@(\S+)(.*)$", text, re.M)
+    assert {action for action, _, _ in uses} == {"actions/checkout", "actions/setup-python",
+                                                 "classroom-resources/autograding-grading-reporter"}
+    for action, ref, comment in uses:
+        assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{action} is pinned by a movable ref {ref!r}, not a commit"
+        assert re.fullmatch(r"\s+# v[0-9]+(\.[0-9]+)*", comment), f"{action}@{ref} does not say which release it is"
+
+
+def _script_env(workflow: dict, home: Path, workspace: Path, output: Path, fake_bin: Path) -> dict[str, str]:
+    """The workflow's own environment, with a runner's variables and the two stand-ins' places."""
+    env = {**_env(), **workflow["env"]}
+    env.update(KATAS_HOME=str(home), KATAS_SANDBOX_USER="", GITHUB_WORKSPACE=str(workspace),
                GITHUB_OUTPUT=str(output), PATH=f"{fake_bin}{os.pathsep}{env['PATH']}")
     return env
 
@@ -318,7 +335,7 @@ def runner(release, tmp_path_factory):
     (fake_bin / "sudo").chmod(0o755)
     home, output = scratch / "opt-katas", scratch / "github_output"
     output.touch()
-    env = _script_env(home, checkout, output, fake_bin)
+    env = _script_env(_workflow(workflow), home, checkout, output, fake_bin)
     steps = _steps(_workflow(workflow))
     copied = _bash(steps["Copy the pinned checks and grader"]["run"], checkout, env)
     assert copied.returncode == 0, copied.stdout + copied.stderr
@@ -337,16 +354,33 @@ def test_workflow_copies_only_pinned_files_and_grades_with_them(runner):
     assert "total: 2 / 4 points" in graded.stdout and graded.stdout.rstrip().endswith("2 / 4 points")
 
 
-def test_workflow_result_is_the_reporters_input_with_points_summing_to_the_total(runner):
-    line = [ln for ln in runner["output"].read_text().splitlines() if ln.startswith("result=")]
-    assert len(line) == 1
-    result = json.loads(base64.b64decode(line[0].removeprefix("result=")))
-    jsonschema.validate(result, json.loads((SCHEMAS / "classroom.schema.json").read_text()))
-    by_name = {t["name"]: t for t in result["tests"]}
-    assert {n: by_name[n]["score"] for n in ("purity-1", "purity-2", "purity-3", "purity-4")} == \
-        {"purity-1": 1, "purity-2": 0, "purity-3": 0, "purity-4": 1}
-    assert result["max_score"] == sum(t["max_score"] for t in result["tests"]) == 4
-    assert "::" not in by_name["purity-2"]["message"], "the reporter would run it as a workflow command"
+def _step_outputs(runner) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in runner["output"].read_text().splitlines())
+
+
+def test_workflow_results_are_the_reporters_input_with_the_true_score(runner):
+    outputs = _step_outputs(runner)
+    assert outputs["runners"].split(",") == ["purity1", "purity2", "purity3", "purity4", reports.REVIEW_RUNNER], \
+        "one runner per exercise, and the planted conftest.py up for review"
+    results = {name: json.loads(base64.b64decode(outputs[name])) for name in outputs["runners"].split(",")}
+    schema = json.loads((SCHEMAS / "classroom.schema.json").read_text())
+    jsonschema.validate({"score": 2, "max_score": 4, "isolation": "-", "error": "", "runners": results}, schema)
+    rows, total, classroom = reporter_view(outputs)
+    assert rows == [("purity1", 1, 1), ("purity2", 0, 1), ("purity3", 0, 1), ("purity4", 1, 1),
+                    (reports.REVIEW_RUNNER, 0, 0)]
+    assert total == 2 and classroom == (2, 4)
+    assert "::" not in json.dumps(results), "the reporter would run it as a workflow command"
+    assert "graded with isolation" in runner["graded"].stdout, "the isolation note is in the log, for instructors"
+
+
+@pytest.mark.skipif(not REPORTER, reason=SKIP_REASON)
+def test_workflow_results_read_right_in_the_real_reporter(runner):
+    rows, classroom, log = run_reporter(_step_outputs(runner))
+    assert rows == [("purity1", 1.0, 1), ("purity2", 0.0, 1), ("purity3", 0.0, 1), ("purity4", 1.0, 1),
+                    (reports.REVIEW_RUNNER, 0.0, 0), ("Total:", 2.0, 4)]
+    assert classroom == (2, 4)
+    assert "❌ purity-2: " in log and "forged" in log, "the failure says why"
+    assert not re.search(r"^::(error|add-mask)::(forged|x)", log, re.M), "student text became a workflow command"
 
 
 def test_workflow_fences_student_output_off_from_workflow_commands(runner):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -13,9 +14,12 @@ import jsonschema
 import pytest
 
 from grader import REPO_ROOT, reports
+from grader.messages import MESSAGE_LIMIT, capped, without_scratch_paths
 from grader.engine.grading import Check, ExerciseGrade, Grade
 from grader.engine.runner import CheckResult
+from grader.engine.sandbox import Isolation
 from grader.engine.scan import Flag
+from reporter import REPORTER, SKIP_REASON, reporter_view, run_reporter
 from support import ALL_EXERCISES
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -63,13 +67,96 @@ def test_gradescope_results_match_the_schema_and_hide_hidden_checks(mixed_grade)
     assert any(t["name"] == "NEEDS REVIEW" and "exits the process" in t["output"] for t in hidden)
 
 
-def test_classroom_result_matches_the_schema_and_sums_to_the_manifest(mixed_grade):
+def test_classroom_results_match_the_schema_and_hide_hidden_checks(mixed_grade):
     data = reports.to_classroom(mixed_grade)
     jsonschema.validate(data, _schema("classroom"))
-    assert sum(t["max_score"] for t in data["tests"]) == data["max_score"] == mixed_grade.max_score
-    assert data["status"] == "fail"
-    assert json.loads(base64.b64decode(reports.classroom_output(mixed_grade))) == data
+    graded = {name: r for name, r in data["runners"].items() if name != reports.REVIEW_RUNNER}
+    assert sum(r["max_score"] for r in graded.values()) == data["max_score"] == mixed_grade.max_score
+    assert [r["status"] for r in graded.values()] == ["pass", "fail", "fail"]
+    outputs = reports.classroom_outputs(data)
+    assert outputs["runners"].split(",") == list(data["runners"])
+    assert all(json.loads(base64.b64decode(outputs[name])) == r for name, r in data["runners"].items())
     assert "secret x" not in json.dumps(data)
+
+
+# --- GitHub Classroom: what its reporter shows students ---------------------------------------------
+
+CLASSROOM_SET = ALL_EXERCISES[:9]  # worth 1, 2 and 3 points: 14 in all
+KINDS = ("perfect", "partial", "empty", "needs-review", "process-isolation")
+SANDBOXED = Isolation("namespaces", bwrap="/usr/bin/bwrap")
+
+
+def _classroom_grade(kind: str) -> Grade:
+    """One submission of each kind the reporter must total right, over CLASSROOM_SET."""
+    exercises = []
+    for i, entry in enumerate(CLASSROOM_SET):
+        path = f"{entry.check_path}::test_values"
+        if kind == "empty":
+            exercises.append(ExerciseGrade(entry, [], 0, f"{entry.path} is missing: not graded", [], "missing"))
+        elif kind in ("partial", "needs-review") and i % 3 == 1:
+            reason = f"f(x) returned 1; expected 2 (exercise {entry.id})"
+            exercises.append(ExerciseGrade(entry, [_check(path, False, reason=reason)], 0,
+                                           f"test_values: {reason}", [], "wrong-values"))
+        elif kind in ("partial", "needs-review") and i % 3 == 2:
+            exercises.append(ExerciseGrade(entry, [_check(path, True), _check(path + "_hidden", False, True, "secret x")],
+                                           0, "a hidden check: secret x", [], "wrong-values"))
+        else:
+            exercises.append(ExerciseGrade(entry, [_check(path, True)], entry.points, ""))
+    report = Grade(target=kind, seconds=2.0, exercises=exercises,
+                   isolation=Isolation("process", "asked for") if kind == "process-isolation" else SANDBOXED)
+    if kind == "needs-review":
+        exercises[0].flags.append(Flag(CLASSROOM_SET[0].path, 3, "import os; os._exit(0)", "exits the process"))
+        report.forged_results = 1
+    return report
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_classroom_reporter_shows_the_true_score(kind):
+    report = _classroom_grade(kind)
+    result = reports.to_classroom(report)
+    jsonschema.validate(result, _schema("classroom"))
+    rows, total, classroom = reporter_view(reports.classroom_outputs(result))
+    assert [row for row in rows if row[0] != reports.REVIEW_RUNNER] == \
+        [(reports.classroom_runner(e.exercise), e.score, e.exercise.points) for e in report.exercises]
+    assert total == report.score and classroom == (report.score, report.max_score)
+    assert report.score == {"perfect": 14, "partial": 4, "empty": 0, "needs-review": 4, "process-isolation": 14}[kind]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_classroom_reporter_shows_reasons_and_review_but_no_isolation_line(kind):
+    report = _classroom_grade(kind)
+    result = reports.to_classroom(report)
+    tests = {name: r["tests"] for name, r in result["runners"].items()}
+    for e in report.exercises:
+        (test,) = tests[reports.classroom_runner(e.exercise)]
+        if e.status == "passed":
+            assert test["name"] == e.exercise.id and test["status"] == "pass"
+        else:  # the reporter prints a failed test's name only: the reason must be in it
+            assert test["name"].startswith(f"{e.exercise.id}: ") and test["status"] == "fail"
+            assert reports._student_reason(e) in test["name"] and "\n" not in test["name"]
+    shown_text = json.dumps(result["runners"])
+    assert "secret x" not in shown_text and "isolation" not in shown_text, "no isolation line for students"
+    assert ("NOT sandboxed" in result["isolation"]) == (kind == "process-isolation")
+    review = result["runners"].get(reports.REVIEW_RUNNER)
+    assert (review is not None) == (kind == "needs-review")
+    if review:
+        assert review["max_score"] == 0 and review["status"] == "pass", "a flag alone does not fail the run"
+        assert [t["name"] for t in review["tests"]] == [f"needs review: {n}" for n in report.review_notes()]
+
+
+@pytest.mark.skipif(not REPORTER, reason=SKIP_REASON)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_real_classroom_reporter_prints_the_true_score(kind):
+    report = _classroom_grade(kind)
+    rows, classroom, log = run_reporter(reports.classroom_outputs(reports.to_classroom(report)))
+    expected = [(reports.classroom_runner(e.exercise), float(e.score), e.exercise.points) for e in report.exercises]
+    assert rows[:-1] == expected + ([(reports.REVIEW_RUNNER, 0.0, 0)] if report.needs_review else [])
+    assert rows[-1] == ("Total:", float(report.score), report.max_score)
+    assert classroom == (report.score, report.max_score)
+    assert "Error:" not in log and "isolation" not in log
+    for e in report.exercises:
+        if e.status == "failed":
+            assert f"❌ {e.exercise.id}: {reports._student_reason(e)}" in log
 
 
 def test_junit_lists_every_check_and_the_review(mixed_grade):
@@ -105,8 +192,99 @@ def test_cli_writes_every_format_in_one_run(tmp_path):
     jsonschema.validate(json.loads(paths["gs.json"].read_text()), _schema("gradescope"))
     classroom = json.loads(paths["cr.json"].read_text())
     jsonschema.validate(classroom, _schema("classroom"))
-    assert classroom["status"] == "pass" and classroom["max_score"] == 2
+    assert (classroom["score"], classroom["max_score"]) == (2, 2)
+    assert [r["status"] for r in classroom["runners"].values()] == ["pass", "pass"]
     ET.parse(paths["junit.xml"])
-    step_output = github_output.read_text().strip()
-    assert step_output.startswith("result=")
-    assert json.loads(base64.b64decode(step_output.removeprefix("result="))) == classroom
+    step_outputs = dict(line.split("=", 1) for line in github_output.read_text().splitlines())
+    assert step_outputs == reports.classroom_outputs(classroom) and step_outputs["runners"] == "purity1,purity2"
+
+
+def test_junit_root_counts_every_case_and_the_review_suite_has_a_time(mixed_grade):
+    unrun = ALL_EXERCISES[3]
+    mixed_grade.exercises.append(ExerciseGrade(unrun, [], 0, "no checks ran for this exercise", [], "not-run"))
+    root = ET.fromstring(reports.to_junit(mixed_grade))
+    for element in (root, *root.findall("testsuite")):
+        counts = {key: int(element.get(key)) for key in ("tests", "failures", "errors", "skipped")}
+        assert counts == {"tests": len(list(element.iter("testcase"))), "failures": len(list(element.iter("failure"))),
+                          "errors": len(list(element.iter("error"))), "skipped": len(list(element.iter("skipped")))}
+        assert float(element.get("time")) >= 0
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("6", "2", "2"), \
+        "four checks, the exercise no check ran for, and the needs-review case"
+    review = root.find("testsuite[@name='review']")
+    assert review.get("time") == "0.000" and review.find("testcase").get("time") == "0.000"
+
+
+# --- what messages may carry -------------------------------------------------------------------------
+
+SCRATCH = "/tmp/katas-grade-k3x_9q2z/ws1"
+
+
+@pytest.fixture
+def noisy_grade() -> Grade:
+    """Messages as a hostile or unlucky submission makes them: scratch paths, 300 kB of text."""
+    first, second = ALL_EXERCISES[:2]
+    huge = "ValueError: " + "x" * 300_000
+    path = f"FileNotFoundError: '{SCRATCH}/submission/{first.path}.bak' (from {SCRATCH}/tmp/cache.npy)"
+    return Grade(target="noisy", seconds=1.0, error="", exercises=[
+        ExerciseGrade(first, [_check("a::test_file", False, reason=path), _check("a::test_hidden", False, True, huge)],
+                      0, f"test_file: {path}", [], "error"),
+        ExerciseGrade(second, [_check("b::test_values", False, reason=huge)], 0, f"test_values: {huge}", [], "error"),
+    ])
+
+
+def _formats(report: Grade) -> dict[str, str]:
+    return {"table": reports.table(report), "json": json.dumps(reports.to_json(report)),
+            "gradescope": json.dumps(reports.to_gradescope(report)), "classroom": json.dumps(reports.to_classroom(report)),
+            "junit": reports.to_junit(report)}
+
+
+def test_no_format_carries_a_scratch_path_or_an_unbounded_message(noisy_grade):
+    first = ALL_EXERCISES[0]
+    for name, text in _formats(noisy_grade).items():
+        assert "katas-grade" not in text and "/ws1/" not in text, f"{name} shows the grader's scratch folder"
+        assert f"exercises/{first.path}.bak" in text or name == "table", name
+        assert len(text) < 4 * MESSAGE_LIMIT + 20_000, f"{name} carries the 300 kB message ({len(text)} characters)"
+        assert "more characters cut" in text or name == "table", f"{name} cut the message without saying so"
+    checks = [c for e in reports.to_json(noisy_grade)["exercises"] for c in e["checks"]]
+    assert all(len(c["message"]) <= MESSAGE_LIMIT for c in checks)
+    assert "tmp/cache.npy" in checks[0]["message"]
+    junit = ET.fromstring(reports.to_junit(noisy_grade))
+    assert all(len(f.get("message")) <= MESSAGE_LIMIT for f in junit.iter("failure"))
+    gradescope = reports.to_gradescope(noisy_grade)
+    assert all(len(t["output"]) <= 3 * MESSAGE_LIMIT for t in gradescope["tests"])
+
+
+def test_a_capped_message_says_how_much_was_cut():
+    text = "y" * 300_000
+    cut = capped(text, 500)
+    assert len(cut) == 500 and cut.startswith("y" * 400)
+    left = int(re.search(r"\[\.\.\. ([0-9,]+) more characters cut\]$", cut).group(1).replace(",", ""))
+    assert left + cut.index(" [...") == len(text)
+    assert capped("short", 500) == "short"
+    assert without_scratch_paths(f"at {SCRATCH}/exercises/01_purity/test_a.py:3 and "
+                                 f"/var/folders/x/T/katas-batch-ab12/unpacked/alice.zip") == \
+        "at exercises/01_purity/test_a.py:3 and unpacked/alice.zip"
+    assert without_scratch_paths(f"('{SCRATCH}/subject/submission/01_purity/a.py', {SCRATCH}/subject/tmp/o.npy)") \
+        == "('exercises/01_purity/a.py', tmp/o.npy)"
+
+
+def test_grading_a_submission_shows_no_scratch_path_and_caps_messages(tmp_path):
+    """End to end: the real grader's scratch folders, the real messages of a submission that
+    prints its own path and raises a 300 kB exception."""
+    folder = tmp_path / "sub" / "01_purity"
+    folder.mkdir(parents=True)
+    (folder / "global_config.py").write_text("def scaled_logits(logits):\n    raise FileNotFoundError(__file__)\n")
+    (folder / "no_mutation.py").write_text("def sgd_update(params, grads, lr):\n    raise ValueError('x' * 300_000)\n")
+    paths = {name: tmp_path / name for name in ("r.json", "gs.json", "cr.json", "junit.xml")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader.cli", "grade", str(tmp_path / "sub"), "--only", "purity-1,purity-2",
+         "--json", str(paths["r.json"]), "--gradescope", str(paths["gs.json"]), "--classroom", str(paths["cr.json"]),
+         "--junit", str(paths["junit.xml"])], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    for name, path in paths.items():
+        text = path.read_text()
+        assert "katas-grade" not in text, f"{name} shows the grader's scratch folder"
+        assert len(text) < 60_000, f"{name} carries the 300 kB message"
+    assert "exercises/01_purity/global_config.py" in paths["r.json"].read_text(), \
+        "the path the submission printed reads as the student's own file"
+    assert "katas-grade" not in proc.stdout

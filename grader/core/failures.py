@@ -48,6 +48,7 @@ FAILURE_CODES = {
     "memory-use": "keeps the wrong intermediates in memory (too many, or not the ones asked for)",
     "wrong-prediction": "predicts wrongly what JAX will do",
     "todo": "is not attempted yet (still a TODO)",
+    "untouched": "is not attempted (the file is still the original stub)",
     "missing": "is missing a file or a function",
     "syntax-error": "does not parse",
     "import-error": "fails while being imported",
