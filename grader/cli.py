@@ -224,8 +224,7 @@ def _batch_parser(commands) -> None:
 
 def batch_command(args: argparse.Namespace) -> int:
     from grader.batch import run_batch
-
-    from grader.engine import warm
+    from grader.engine import warming
 
     folder = Path(args.submissions)
     if not folder.is_dir():
@@ -239,7 +238,7 @@ def batch_command(args: argparse.Namespace) -> int:
         if not columns:
             raise UsageProblem("--by-assignment: exercises/manifest.toml defines no [[assignment]] tables")
     if not args.no_warm and not args.scheduler:  # a scheduler's workers warm their own machines
-        warm.build(say=lambda line: print(line, file=sys.stderr))
+        warming.build(say=lambda line: print(line, file=sys.stderr))
     if cluster is not None:
         # The workers grade: they check the sandbox and the sandbox user on their own machines.
         from grader.cluster import ClusterProblem
@@ -332,9 +331,9 @@ def _warm_parser(commands) -> None:
 
 
 def warm_command(args: argparse.Namespace) -> int:
-    from grader.engine import warm
+    from grader.engine import warming
 
-    folder = warm.build(force=args.force, say=print)
+    folder = warming.build(force=args.force, say=print)
     if folder is None:
         raise UsageProblem("no solutions/ folder here: the warm cache is built from the reference solutions")
     print(f"ready: {folder}")

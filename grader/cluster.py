@@ -379,7 +379,7 @@ class Cluster:
             f"isolation {', '.join(modes)}")
         if self.spec.warm and self.spec.scheduler:  # a local cluster shares the cache this machine warmed
             say("grader: warming the compilation cache on each worker machine (once per version of the checks)")
-            self.client.run(_warm_here)  # workers on one machine build it once (warm.build locks)
+            self.client.run(_warm_here)  # workers on one machine build it once (warming.build locks)
         return here
 
     def grade(self, submissions: list[Submission], exercises: tuple[Exercise, ...], limits: Limits,
@@ -455,9 +455,9 @@ class Cluster:
 
 def _warm_here() -> str:
     """On a worker: build this machine's warm compilation cache unless it is there (grader.engine.warm)."""
-    from grader.engine import warm
+    from grader.engine import warming
 
-    folder = warm.build(say=lambda line: None)
+    folder = warming.build(say=lambda line: None)
     return str(folder or "")
 
 

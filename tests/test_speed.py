@@ -17,7 +17,9 @@ from grader.engine import sandbox
 from grader.engine.grading import grade, share_out
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
-from grader.engine.warm import SEALED_CACHE_ENV, collect, seal, unseal
+from grader.engine.warm import seal, unseal
+from grader.engine.warming import collect
+from grader.runtime.jaxsetup import SEALED_CACHE_ENV
 from support import PRISTINE, VARIANTS
 
 SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")

@@ -17,7 +17,7 @@ once with a private cache and keeps two sets of them:
   (there nothing stops a process from listing a folder its user owns, so no
   solution's program is ever handed out there).
 
-The same run records how long each exercise's checks take on the reference
+`grader.engine.warming` builds it. The same run records how long each exercise's checks take on the reference
 solutions, so that `grade --jobs N` can share exercises out evenly.
 
 Compile counts stay exact: JAX reports a compile event on a cache hit too,
@@ -26,20 +26,16 @@ so a warm cache changes how long a compile takes, never how many there are.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import json
 import logging
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from grader import REPO_ROOT, __version__
-from grader.runtime.jaxsetup import SEALED_CACHE_ENV  # noqa: F401 - re-exported
 
 WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
 _CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
@@ -85,64 +81,6 @@ def expected_seconds(repo: Path = REPO_ROOT) -> dict[str, float]:
         return {}
 
 
-def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | None:
-    """Build the warm programs for the present checks unless they exist; their folder, or None
-    where there are no reference solutions to build from (a student release)."""
-    if not (repo / "solutions").is_dir():
-        return None
-    folder = warm_dir(repo)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with open(folder.parent / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two batches on one machine build it once
-        if (folder / "ready.json").is_file() and not force:
-            return folder
-        say("warming the compilation cache: grading the reference solutions once for this version "
-            "of the checks ...")
-        staged = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
-        found = collect(repo, staged)
-        if folder.exists():
-            unseal(folder / "sealed")
-            shutil.rmtree(folder)
-        staged.rename(folder)
-        expected_seconds.cache_clear()
-        say(f"warm: {found['programs']} programs kept in {folder} (sealed), {found['eager_programs']} "
-            f"of them for eager operations alone")
-        return folder
-
-
-def collect(repo: Path, dest: Path, only: tuple | None = None, *, timed: bool = True) -> dict:
-    """Grade the reference solutions (of `only`, default all) with a private cache; keep every
-    program in `dest/sealed` (then seal it), those eager operations alone produced in `dest/xla`,
-    and write `dest/ready.json`. `timed`: grade them once more as a submission is graded, warm,
-    for the seconds each exercise takes (what `grade --jobs` shares out by)."""
-    from grader.engine.grading import grade
-
-    with tempfile.TemporaryDirectory(prefix="katas-warm-") as scratch:
-        cache = Path(scratch) / "jax-katas" / "xla"
-        cache.mkdir(parents=True)
-        log = cache / "katas-warm-log.jsonl"
-        report = grade(repo / "solutions", label="warm-up", repo=repo, only=only, shared_cache=Path(scratch),
-                       extra_env={WARM_LOG_ENV: str(log)})
-        (dest / "xla").mkdir(parents=True, exist_ok=True)
-        for key in _eager_only(log):
-            entry = cache / f"{key}{_CACHE_SUFFIX}"
-            if entry.is_file():
-                shutil.copyfile(entry, dest / "xla" / entry.name)
-        (dest / "sealed").mkdir(parents=True, exist_ok=True)
-        for entry in cache.glob(f"*{_CACHE_SUFFIX}"):
-            shutil.copyfile(entry, dest / "sealed" / entry.name)
-    programs, eager = len(list((dest / "sealed").iterdir())), len(list((dest / "xla").iterdir()))
-    seal(dest / "sealed")
-    if timed:  # the first run compiled everything: its seconds are not what a submission's take
-        report = grade(repo / "solutions", label="warm-up, timed", repo=repo, only=only, warm_cache=dest)
-    found = {"programs": programs, "eager_programs": eager, "score": report.score,
-             "max_score": report.max_score,
-             "seconds": {e.exercise.id: round(sum(c.result.duration for c in e.checks), 3)
-                         for e in report.exercises}}
-    (dest / "ready.json").write_text(json.dumps(found, indent=2) + "\n")
-    return found
-
-
 def seal(folder: Path) -> None:
     """Files readable by name, the folder unlistable: mode --x (the sandbox mounts it read-only,
     so no one inside can change that back)."""
@@ -154,16 +92,6 @@ def seal(folder: Path) -> None:
 def unseal(folder: Path) -> None:
     if folder.is_dir():
         folder.chmod(0o755)
-
-
-def _eager_only(log: Path) -> set[str]:
-    """Cache keys every compile of which served an eager operation (never a learner's function)."""
-    eager, programs = set(), set()
-    if log.is_file():
-        for line in log.read_text().splitlines():
-            entry = json.loads(line)
-            (eager if entry["eager"] else programs).add(entry["key"])
-    return eager - programs
 
 
 def record_compiles(path: str) -> None:
