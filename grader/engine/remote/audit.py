@@ -24,6 +24,7 @@ module attributes) are looked for after every request: see `Tripwires`.
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import threading
@@ -189,11 +190,11 @@ class Tripwires:
     the first request and compared after each, by identity."""
 
     def __init__(self, owners: list[Any]) -> None:
-        self._watched = []
+        self._watched = []  # (owner, its watched names, their values then)
         for owner in owners:
             kept = {name: value for name, value in vars(owner).items()
                     if callable(value) and not isinstance(value, type(sys))}
-            self._watched.append((owner, kept))
+            self._watched.append((owner, tuple(kept), tuple(kept.values())))
         from jax._src import monitoring
 
         self._listeners = list(getattr(monitoring, "_event_duration_secs_listeners", []))
@@ -212,11 +213,11 @@ class Tripwires:
         return Tripwires(grader + [jax, jax.monitoring, monitoring, jax.Array, array.ArrayImpl, core.Tracer])
 
     def changed(self) -> str:
-        for owner, before in self._watched:
-            now = vars(owner)
-            for name, value in before.items():
-                if now.get(name, _MISSING) is not value:
-                    return f"replaced {getattr(owner, '__name__', owner)}.{name}"
+        for owner, names, before in self._watched:
+            now = tuple(map(vars(owner).get, names))  # compared in C: this runs after every request
+            if any(map(operator.is_not, now, before)):
+                name = next(name for name, a, b in zip(names, now, before) if a is not b)
+                return f"replaced {getattr(owner, '__name__', owner)}.{name}"
         from jax._src import monitoring
 
         listeners = getattr(monitoring, "_event_duration_secs_listeners", [])
@@ -225,4 +226,3 @@ class Tripwires:
         return ""
 
 
-_MISSING = object()

@@ -428,6 +428,7 @@ def _dec_dim(d: Decoder, v: list) -> Any:
 
 _DECODERS: dict[str, Callable[[Decoder, list], Any]] = {
     "@": _dec_memo,
+    "=": lambda d, v: d.keep(v[1], d.decode(v[2])),
     "big": lambda d, v: int(v[1]),
     "f": lambda d, v: float(v[1]),
     "int": lambda d, v: int(v[1]),

@@ -29,11 +29,14 @@ class Encoder:
     """
 
     def __init__(self, refer: Callable[[Any, Encoder], list | None],
-                 fallback: Callable[[Any, Encoder], list] | None = None) -> None:
+                 fallback: Callable[[Any, Encoder], list] | None = None, plain: set[type] | None = None) -> None:
         self.refer, self.fallback = refer, fallback
+        # Types `refer` has said it never refers (JAX's jaxpr parts, dtypes): not asked again.
+        self.plain = plain if plain is not None else set()
         self.node_type: Callable[[type, Any, list, Encoder], list] | None = None  # a treedef's foreign node
         self.blobs: list[bytes] = []
         self.memo: dict[int, int] = {}
+        self.by_value: dict[Any, int] = {}  # equal immutable descriptors (avals, contexts): sent once
         self._alive: list[Any] = []  # keeps encoded objects alive so their ids stay unique
 
     def blob(self, data: bytes) -> int:
@@ -60,9 +63,12 @@ class Encoder:
             return v if math.isfinite(v) else ["f", repr(v)]
         if id(v) in self.memo:
             return ["@", self.memo[id(v)]]
-        referred = self.refer(v, self)
-        if referred is not None:
-            return referred
+        if kind in _BY_VALUE:
+            return self._once(v)
+        if kind not in self.plain:
+            referred = self.refer(v, self)
+            if referred is not None:
+                return referred
         method = _BY_TYPE.get(kind)
         if method is not None:
             found = method(self, v)
@@ -81,6 +87,16 @@ class Encoder:
 
     def items(self, values: Any) -> list:
         return [self.encode(x) for x in values]
+
+    def _once(self, v: Any) -> Any:
+        """An immutable descriptor a jaxpr repeats (every variable has an aval, every equation a
+        context): its first occurrence is kept under an index, the others refer to it."""
+        index = self.by_value.get(v)
+        if index is not None:
+            return ["@", index]
+        encoded = _enc_jaxpr_parts(self, v)
+        index = self.by_value[v] = self.remember(v)
+        return ["=", index, encoded]
 
 
 def _enc_scalar(e: Encoder, v: Any) -> Any:
@@ -383,5 +399,26 @@ _ENCODERS: list[tuple[Any, Callable[[Encoder, Any], Any]]] = [
 
 
 # Encoders whose answer depends on the value's type alone: the first that fits a type is remembered.
-_BY_TYPE_ONLY = {_enc_container, _enc_jax, _enc_jaxpr_parts, _enc_scalar, _enc_bytes, _enc_dataclass}
+_BY_TYPE_ONLY = {_enc_container, _enc_jax, _enc_jaxpr_parts, _enc_scalar, _enc_bytes, _enc_dataclass, encode_numpy,
+                 _enc_misc, _enc_singleton}
 _BY_TYPE: dict[type, Callable[[Encoder, Any], Any]] = {}
+
+
+def _by_value_types() -> frozenset[type]:
+    core = J.core
+    return frozenset({core.ShapedArray, core.JaxprEqnContext})
+
+
+class _LazyTypes:
+    """The types sent once per message by value, found when first asked (JAX's internals load late)."""
+
+    def __init__(self) -> None:
+        self._types: frozenset[type] | None = None
+
+    def __contains__(self, kind: type) -> bool:
+        if self._types is None:
+            self._types = _by_value_types()
+        return kind in self._types
+
+
+_BY_VALUE = _LazyTypes()

@@ -32,11 +32,16 @@ def protocol_transfers() -> Any:
     """A context in which moving arrays between host and devices is allowed, whatever guard a check
     or an answer has set: rebuilding and reading back arrays is the protocol's work, not the answer's.
     It also steps out of any trace in progress: an array rebuilt while a check traces is a value, not
-    an operation of the check's program."""
+    an operation of the check's program. Nothing to do (the common case, every request) when no
+    guard is set and nothing traces."""
     import contextlib
 
-    from jax._src import core
+    from jax._src import config, core
 
+    guards = (config.transfer_guard_host_to_device, config.transfer_guard_device_to_host,
+              config.transfer_guard_device_to_device)
+    if core.trace_state_clean() and all(guard.value in (None, "allow") for guard in guards):
+        return contextlib.nullcontext()
     stack = contextlib.ExitStack()
     stack.enter_context(core.eval_context())
     for guard in (jax.transfer_guard, jax.transfer_guard_host_to_device, jax.transfer_guard_device_to_host,
@@ -131,6 +136,8 @@ class Singletons:
 
     def __init__(self) -> None:
         self._names: dict[int, str] = {}
+        self._kept: list[Any] = []  # every named object, held so that no other object takes its id
+        self._found: dict[str, Any] = {}  # name -> object, for the names already looked up
         self._seen_modules = 0
 
     @staticmethod
@@ -149,15 +156,22 @@ class Singletons:
             for attr, value in list(vars(module).items()):
                 if id(value) not in self._names and self._eligible(value):
                     self._names[id(value)] = f"{module.__name__}:{attr}"
+                    self._kept.append(value)
 
     def name_of(self, obj: Any) -> str | None:
-        if not self._eligible(obj):
-            return None
-        if id(obj) not in self._names:
-            self._scan()
+        name = self._names.get(id(obj))
+        if name is not None or not self._eligible(obj):
+            return name
+        self._scan()
         return self._names.get(id(obj))
 
     def find(self, name: str) -> Any:
+        found = self._found.get(name)
+        if found is None:
+            found = self._found[name] = self._look_up(name)
+        return found
+
+    def _look_up(self, name: str) -> Any:
         module_name, _, attr = str(name).partition(":")
         if not module_name.startswith(("jax", "jaxlib")) or not trusted_module(module_name):
             raise WireError(f"refused to look up {name!r}")

@@ -178,7 +178,7 @@ class Incoming:
         tracers: list[Any] = []
         _tracing.tracers = tracers
         try:
-            blob = Encoder(self._refer, self._ship_fallback).dumps(((), {}, children))
+            blob = Encoder(self._refer, self._ship_fallback, self.plain_types).dumps(((), {}, children))
         finally:
             _tracing.tracers = None
         reply = self.request("trace", rebuild=rebuild, call=blob, avals=[t.aval for t in tracers],
@@ -196,7 +196,7 @@ class Incoming:
         tracers: list[Any] = []
         _tracing.tracers = tracers
         try:
-            blob = Encoder(self._refer, self._ship_fallback).dumps(((), {}, list(node._children)))
+            blob = Encoder(self._refer, self._ship_fallback, self.plain_types).dumps(((), {}, list(node._children)))
         finally:
             _tracing.tracers = None
         reply = self.request("trace", rebuild=rebuild, attribute=name, call=blob, avals=[t.aval for t in tracers],

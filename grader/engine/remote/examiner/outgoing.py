@@ -51,6 +51,8 @@ class Outgoing:
             hid = self.array_handle(obj)
             return ["H", hid] if hid is not None and not obj.is_deleted() else None
         kind = type(obj)
+        if kind in (list, dict, set) and id(obj) in self.envelope:
+            return None
         if kind in (list, dict, set) or kind is np.ndarray and not obj.dtype.hasobject:
             return self._mirror(obj, e)
         if isinstance(obj, types.ModuleType):
@@ -61,6 +63,8 @@ class Outgoing:
 
         if obj is jax_config.config_ext.unset:
             return ["unset"]
+        if kind is not type(jax_config.config_ext.unset) and not callable(obj) and not _check_owned(kind):
+            e.plain.add(kind)  # data of a kind never sent by reference: the encoder stops asking
         return None
 
     def _ship_fallback(self, obj: Any, e: Encoder) -> list:

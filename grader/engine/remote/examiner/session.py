@@ -22,6 +22,10 @@ from grader.engine.remote.protocol import SETTINGS
 # --- the session: one subject, the proxies of the current check -------------------------------------
 
 
+# Request fields whose dicts the examiner builds for the request alone (never a check's own object).
+ENVELOPE_FIELDS = ("kwargs", "settings", "options", "set")
+
+
 class Session(Outgoing, Incoming):
     """The examiner's connection to one subject, restarted when it dies."""
 
@@ -38,6 +42,8 @@ class Session(Outgoing, Incoming):
         self.last_settings: dict[str, tuple] = {}  # the check's JAX settings as last sent
         self.deadline: float | None = None
         self.round_trips = 0
+        self.envelope: set[int] = set()  # ids of the containers of the request being sent
+        self.plain_types: set[type] = set()  # kinds `_refer` never refers (see Encoder.plain)
         self.refused: list[str] = []  # refusals seen, for the review flag
 
     # --- the process ---------------------------------------------------------------------------------
@@ -84,7 +90,9 @@ class Session(Outgoing, Incoming):
         changed = self._changed_cells()
         if changed:
             body["cells"] = changed
-        encoder = Encoder(self._refer, self._ship_fallback)
+        # The request's own containers are new each time: sent by value, not mirrored like a check's.
+        self.envelope = {id(body)} | {id(body[k]) for k in ENVELOPE_FIELDS if isinstance(body.get(k), dict)}
+        encoder = Encoder(self._refer, self._ship_fallback, self.plain_types)
         data = encoder.dumps(body)
         memo = {index: obj for obj, index in ((o, i) for o, i in _memo_objects(encoder))}
         try:

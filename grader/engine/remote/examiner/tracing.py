@@ -51,7 +51,7 @@ def _traced_call(fn: RemoteObject, args: tuple, kwargs: dict) -> Any:
     tracers: list[Any] = []
     _tracing.tracers = tracers
     try:
-        call = Encoder(session._refer, session._ship_fallback)
+        call = Encoder(session._refer, session._ship_fallback, session.plain_types)
         blob = call.dumps((args, kwargs))
     finally:
         _tracing.tracers = None

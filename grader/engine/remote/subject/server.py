@@ -50,6 +50,7 @@ class Server(Translation, Requests):
         self.signatures: dict[int, tuple] = {}  # the examiner's id of a mirrored object -> its last state
         self.effects: dict[str, Any] = {}
         self.compiles: list[list] = []
+        self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: _Capture | None = None
 
     # --- handles -------------------------------------------------------------------------------

@@ -8,10 +8,19 @@ import marshal
 import types
 from typing import Any
 
+import numpy as np
+
 from grader.engine.remote import codec
 from grader.engine.remote.codec import Decoder, Encoder, WireError
-from grader.engine.remote.subject.standins import (_EMPTY, CheckAux, CheckNode, _check_node_type, _hashable, _key, _module, _signature,
-                                                 _trusted_function, _unflatten_one, _update, describe)
+from grader.engine.remote.subject.standins import (_EMPTY, CheckAux, CheckNode, _check_node_type, _hashable, _key,
+                                                  _module, _signature, _trusted_function, _unflatten_one, _update,
+                                                  describe)
+
+
+# Kinds of value the examiner sends by value or mirrors (a request's arrays, a check's containers):
+# `_refer` looks each one up; any other trusted kind of data (not a class, not callable) it never
+# refers, whatever the value.
+_MAY_BE_SENT = frozenset({list, dict, set, tuple, frozenset, np.ndarray})
 
 
 class Translation:
@@ -20,7 +29,7 @@ class Translation:
     # --- encoding what goes back ---------------------------------------------------------------
 
     def encoder(self, *, refer_requests: bool = True) -> Encoder:
-        encoder = Encoder(lambda obj, e: self._refer(obj, e, refer_requests), self._fallback)
+        encoder = Encoder(lambda obj, e: self._refer(obj, e, refer_requests), self._fallback, self.plain_types)
         encoder.node_type = self._treedef_node
         return encoder
 
@@ -56,6 +65,8 @@ class Translation:
             return self._handle_tag(obj)
         if not codec.trusted_module(type(obj).__module__):
             return self._node(obj, e) or self._handle_tag(obj)
+        if type(obj) not in _MAY_BE_SENT and not callable(obj):
+            e.plain.add(type(obj))  # a JAX or NumPy value of a kind the examiner never sends or ships
         return None
 
     def _fallback(self, obj: Any, e: Encoder) -> list:
