@@ -14,7 +14,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.engine import sandbox
-from grader.engine.grading import grade, share_out
+from grader.engine.grading import grade, needs_device_helper, share_out
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.engine.warm import seal, unseal
@@ -72,6 +72,15 @@ def test_share_out_balances_and_keeps_teaching_order():
     for group in groups:
         assert list(group) == sorted(group, key=lambda e: e.index)
     assert share_out(SUBSET, 1) == [SUBSET]
+
+
+def test_exercises_that_need_a_device_helper_share_one_group():
+    every = load_manifest(REPO_ROOT / "exercises")
+    helped = needs_device_helper(REPO_ROOT, every)
+    assert {"pmap-1", "sharding-1"} <= helped and "purity-1" not in helped
+    groups = share_out(every, 2, helped)
+    assert len(groups) == 2 and sorted(e.id for g in groups for e in g) == sorted(e.id for e in every)
+    assert [sum(e.id in helped for e in g) for g in groups].count(0) == 1, "one group holds every helped one"
 
 
 _COMPILE_ONE = """

@@ -115,7 +115,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
     exercises = tuple(only or load_manifest(repo / "exercises"))
     isolation = isolation or sandbox.choose()
     report = Grade(target=label or str(source), isolation=isolation)
-    groups = share_out(exercises, jobs)
+    groups = share_out(exercises, jobs, needs_device_helper(repo, exercises) if jobs > 1 else frozenset())
     with tempfile.TemporaryDirectory(prefix="katas-grade-") as scratch:
         if user is not None:
             os.chmod(scratch, 0o755)  # temporary folders start private to their owner
@@ -190,13 +190,16 @@ class _Part:
     workspace: Workspace | None = None
 
 
-def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise, ...]]:
+def share_out(exercises: tuple[Exercise, ...], jobs: int,
+              together: frozenset[str] = frozenset()) -> list[tuple[Exercise, ...]]:
     """Split exercises into at most `jobs` groups of about equal cost, each in teaching order.
 
     Each exercise's cost is the time its checks took on the reference
     solutions, graded as a submission is (grader.engine.warm records it), else a
     typical one; the costliest are placed first, each in the group with the
-    least so far.
+    least so far. The exercises named in `together` go to one group as one
+    piece (those whose checks need a helper process with other devices: each
+    group that has one starts that helper and its subject).
     """
     from grader.engine.warm import expected_seconds
 
@@ -204,13 +207,29 @@ def share_out(exercises: tuple[Exercise, ...], jobs: int) -> list[tuple[Exercise
     if jobs == 1:
         return [exercises]
     cost = expected_seconds()
+    pieces = [[e] for e in exercises if e.id not in together]
+    bundled = [e for e in exercises if e.id in together]
+    if bundled:
+        pieces.append(bundled)
     loads = [0.0] * jobs
     groups: list[list[Exercise]] = [[] for _ in range(jobs)]
-    for entry in sorted(exercises, key=lambda e: -cost.get(e.id, 0.25)):
+    for piece in sorted(pieces, key=lambda p: -sum(cost.get(e.id, 0.25) for e in p)):
         lightest = loads.index(min(loads))
-        groups[lightest].append(entry)
-        loads[lightest] += cost.get(entry.id, 0.25)
+        groups[lightest].extend(piece)
+        loads[lightest] += sum(cost.get(e.id, 0.25) for e in piece)
     return [tuple(sorted(group, key=lambda e: e.index)) for group in groups if group]
+
+
+def needs_device_helper(repo: Path, exercises: tuple[Exercise, ...]) -> frozenset[str]:
+    """The exercises whose checks (visible or hidden) run a check on another number of devices
+    (`checks.on_devices`), which starts a helper process and a subject of its own."""
+    found = set()
+    for entry in exercises:
+        for name in (entry.check_path, entry.hidden_check_path):
+            path = repo / "exercises" / name
+            if path.is_file() and "on_devices(" in path.read_text(encoding="utf-8", errors="replace"):
+                found.add(entry.id)
+    return frozenset(found)
 
 
 def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,

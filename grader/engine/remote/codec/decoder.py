@@ -306,17 +306,11 @@ def decode_array(d: Decoder, v: list) -> Any:
     if not isinstance(data, np.ndarray):
         raise WireError("an array without its data")
     with _wide_types(data.dtype):  # an int64 result of an answer that turned 64-bit types on stays int64
-        # Through jnp.asarray: a buffer XLA owns, as an array computed here has. On the CPU a buffer
-        # put straight from NumPy memory may borrow it, and then it cannot be donated.
         if "shards" in fields:  # copies that disagree, rebuilt device by device
-            pieces = []
-            for device_id, shard in fields["shards"]:
-                pieces.append(jax.device_put(jax.numpy.asarray(d.decode(shard)), _device(device_id)))
+            pieces = [_owned_array(d.decode(shard), _device(device_id)) for device_id, shard in fields["shards"]]
             out = jax.make_array_from_single_device_arrays(data.shape, sharding, pieces)
-        elif fields.get("c", True):
-            out = jax.device_put(jax.numpy.asarray(data), sharding)
-        else:
-            out = jax.numpy.asarray(data)  # uncommitted, on the default device, as it was
+        else:  # uncommitted, on the default device, where it was so
+            out = _owned_array(data, sharding if fields.get("c", True) else None)
     if "key" in fields:
         out = jax.random.wrap_key_data(out, impl=str(fields["key"]))
     if fields.get("w"):
@@ -325,6 +319,20 @@ def decode_array(d: Decoder, v: list) -> Any:
         known = d.on_array(out, fields)  # the receiver may already hold this very array
         out = out if known is None else known
     return d.keep(v[1], out)
+
+
+def _owned_array(data: np.ndarray, where: Any) -> Any:
+    """`data` on `where` (None: uncommitted, on the default device) in buffers XLA owns, as an array
+    computed here has. On the CPU a buffer put straight from NumPy memory may borrow it (it depends on
+    the memory's alignment), and a borrowed buffer cannot be donated: then it is copied on the device."""
+    out = jax.device_put(data, where)
+    start = data.ctypes.data
+    try:
+        borrowed = any(start <= shard.data.unsafe_buffer_pointer() < start + data.nbytes
+                       for shard in out.addressable_shards) if data.nbytes else False
+    except (NotImplementedError, RuntimeError, ValueError):  # no pointers to compare on this backend
+        borrowed = True
+    return jax.device_put(out, where, may_alias=False) if borrowed else out
 
 
 def _wide_types(dtype: np.dtype) -> Any:
