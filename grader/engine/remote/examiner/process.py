@@ -36,6 +36,8 @@ class Subject:
         self._from, from_write = os.pipe()
         self._audit, audit_write = os.pipe()
         fds = (to_read, from_write, audit_write)
+        for fd in (self._to, from_write):
+            _widen_pipe(fd)
         self._log = open(config.log, "ab+") if config.log else None  # noqa: SIM115 - kept for the process' life
         command = [*config.prefix, sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject",
                    "--devices", str(config.devices), "--submission", config.submission,
@@ -130,6 +132,20 @@ class Subject:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+PIPE_BYTES = 1 << 20  # Linux's limit for a user's pipe: a jaxpr or a batch of arrays in one write
+
+
+def _widen_pipe(fd: int) -> None:
+    """A pipe of 1 MiB, not 64 KiB: a large message then crosses in one write, without the two
+    processes taking turns at every 64 KiB."""
+    import fcntl
+
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if set_size is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, set_size, PIPE_BYTES)
 
 
 def forbid_inspection() -> None:
