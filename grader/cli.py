@@ -152,7 +152,7 @@ def _grade_parser(commands) -> None:
 def grade_command(args: argparse.Namespace) -> int:
     import json
 
-    from grader import reports
+    from grader.course import reports
     from grader.engine.grading import grade
     from grader.core.files import cache_home
     from grader.core.files import resolve_target
@@ -223,7 +223,7 @@ def _batch_parser(commands) -> None:
 
 
 def batch_command(args: argparse.Namespace) -> int:
-    from grader.batch import run_batch
+    from grader.course.batch import run_batch
     from grader.engine import warming
 
     folder = Path(args.submissions)
@@ -241,7 +241,7 @@ def batch_command(args: argparse.Namespace) -> int:
         warming.build(say=lambda line: print(line, file=sys.stderr))
     if cluster is not None:
         # The workers grade: they check the sandbox and the sandbox user on their own machines.
-        from grader.cluster import ClusterProblem
+        from grader.course.cluster import ClusterProblem
 
         try:
             return run_batch(folder, Path(args.out), exercises, limits, workers=1, regrade=args.regrade,
@@ -257,7 +257,7 @@ def roster_from(args: argparse.Namespace):
     """The roster `--roster` names (None without one), or a UsageProblem saying what is wrong with it."""
     if not args.roster:
         return None
-    from grader.gradebooks import RosterProblem, load_roster
+    from grader.course.gradebooks import RosterProblem, load_roster
 
     try:
         return load_roster(Path(args.roster))
@@ -269,7 +269,7 @@ def cluster_from(args: argparse.Namespace):
     """The Dask cluster `--scheduler` or `--cluster` names (None: grade on this machine)."""
     if not (args.scheduler or args.cluster):
         return None
-    from grader.cluster import ClusterSpec
+    from grader.course.cluster import ClusterSpec
 
     if args.workers is not None:
         raise UsageProblem("--workers counts this machine's graders; with --scheduler or --cluster the Dask "
@@ -300,7 +300,7 @@ def _report_parser(commands) -> None:
 
 
 def report_command(args: argparse.Namespace) -> int:
-    from grader import classreport
+    from grader.course import classreport
     from grader.core.files import write_atomically
 
     grades = Path(args.grades)
@@ -341,7 +341,7 @@ def warm_command(args: argparse.Namespace) -> int:
 
 
 def _all_parsers() -> list:
-    from grader import authoring, classroom, doctor
+    from grader.course import authoring, classroom, doctor
     from grader.learner import learn, notebook
 
     return [_grade_parser, _batch_parser, _report_parser, _warm_parser, *learn.PARSERS, *notebook.PARSERS,

@@ -29,9 +29,10 @@ import jsonschema
 import pytest
 import yaml
 
-from grader import REPO_ROOT, reports
+from grader import REPO_ROOT
+from grader.course import reports
 from support import PRISTINE
-from grader.classroom import arrange_upload, pinned_paths, release_files, step_minutes
+from grader.course.classroom import arrange_upload, pinned_paths, release_files, step_minutes
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.core.solutions import PACK_NAME, read_solution
@@ -142,7 +143,7 @@ def test_release_has_no_solutions_hidden_checks_or_project_tests(release):
 
 
 def test_a_release_with_solutions_packs_them_for_grader_solution(tmp_path):
-    from grader.classroom import release_files
+    from grader.course.classroom import release_files
 
     files = release_files(with_solutions=True)
     (tmp_path / "exercises").mkdir()

@@ -5,13 +5,13 @@ or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
 `OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
 `summary.csv` and `failures.csv` (one row per failed check, with its code),
-and with a roster `canvas.csv` and `moodle.csv` (grader.gradebooks), are
+and with a roster `canvas.csv` and `moodle.csv` (grader.course.gradebooks), are
 rebuilt from those files after every student. Killing the batch loses
 nothing, and running it again skips students whose submission and checks have
 not changed (content hash) unless `--regrade`.
 
 Submissions are graded by threads on this machine (`--workers`), or on a Dask
-cluster (`--scheduler`, `--cluster local:N`; see grader.cluster) whose workers
+cluster (`--scheduler`, `--cluster local:N`; see grader.course.cluster) whose workers
 run the same `grade_one`; either way the results are written here as they
 arrive.
 """
@@ -35,20 +35,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT
-from grader.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
+from grader.course.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.core.files import write_atomically
-from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
+from grader.course.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
 from grader.engine.grading import grade
 from grader.core.limits import Limits
 from grader.core.manifest import Assignment, Exercise, load_course
-from grader.messages import shown
+from grader.course.messages import shown
 from grader.core.files import resolve_target
-from grader.reports import to_json
+from grader.course.reports import to_json
 from grader.engine.sandbox import Isolation
 from grader.engine.warm import checks_fingerprint, ready
 
 if TYPE_CHECKING:
-    from grader.cluster import ClusterSpec, Outcome
+    from grader.course.cluster import ClusterSpec, Outcome
 
 MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
 MAX_ZIP_FILES = 5000
@@ -261,7 +261,7 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
                    fingerprint: str, previous: dict[str, dict], regrade: bool, user: str | None,
                    isolation: Isolation | None, workers: int) -> Iterator[Outcome]:
     """Each submission's outcome as it finishes, graded by `workers` threads on this machine."""
-    from grader.cluster import Outcome
+    from grader.course.cluster import Outcome
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, previous.get(s.name), regrade, user,
@@ -278,7 +278,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
               roster: dict[str, Student] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
     be graded this time (a cluster whose workers kept dying on it; the next run tries again). With a
-    `roster`, the Canvas and Moodle gradebooks are written too (grader.gradebooks)."""
+    `roster`, the Canvas and Moodle gradebooks are written too (grader.course.gradebooks)."""
     submissions = find_submissions(folder)
     assignments = load_course(REPO_ROOT / "exercises").assignments if roster is not None else ()
     students = out / "students"
@@ -328,7 +328,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
         collect(_grade_locally(submissions, exercises, limits, fingerprint, records, regrade, user, isolation,
                                workers))
     else:
-        from grader.cluster import Cluster
+        from grader.course.cluster import Cluster
 
         def say(line: str) -> None:
             print(("\n" if progress.tty else "") + line, file=sys.stderr, flush=True)

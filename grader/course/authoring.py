@@ -4,10 +4,10 @@
   solution, a variants folder with a mimic and a mutant, and the manifest
   entry in teaching order: a small working kata to rewrite into your own, sound
   from the first `grader check`.
-- `check [ID|TOPIC ...]`: the proof of `grader.soundness` on this course
+- `check [ID|TOPIC ...]`: the proof of `grader.course.soundness` on this course
   (`--repo` for another checkout), one line per exercise and, for each
   problem, what to fix; `--mutate` adds mutants derived from each reference
-  solution (`grader.mutation`) and names those no check rejects.
+  solution (`grader.course.mutation`) and names those no check rejects.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _check_parser(commands) -> None:
 def check_command(args: argparse.Namespace) -> int:
     """0 when every exercise checked is sound (and, with --mutate, no derived mutant survives);
     1 when something is unsound; 2 when the course cannot be checked at all."""
-    from grader import soundness
+    from grader.course import soundness
 
     repo = _repo(args)
     try:
@@ -135,7 +135,7 @@ def _file_name(mutant: str) -> str:
 
 
 def _judge(proof, entry, mutate: bool) -> dict:
-    from grader import soundness
+    from grader.course import soundness
 
     found = soundness.problems(proof, entry)
     kept = {kind: sum(1 for v in proof.variants[kind] if v.exercise == entry) for kind in soundness.KINDS}
@@ -317,7 +317,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                             "A clearer pointer: the JAX idea or function involved (rewrite this hint).",
                             "The explicit fix, in code (rewrite this hint)."),
                      index=len(exercises))
-    from grader.soundness import VARIANTS
+    from grader.course.soundness import VARIANTS
 
     variants = (VARIANTS / path.removesuffix(".py")).as_posix()
     files = {f"exercises/{path}": _stub(entry, kind), f"exercises/{entry.check_path}": _checks(entry, kind),

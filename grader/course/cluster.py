@@ -3,7 +3,7 @@
 `grader batch SUBMISSIONS --out GRADES --scheduler tcp://host:8786` (or
 `--cluster local:N`, which starts N workers on this machine) sends each
 submission that needs grading to a Dask worker. The worker grades it with
-exactly the code the local mode runs (`grader.batch.grade_one`, so
+exactly the code the local mode runs (`grader.course.batch.grade_one`, so
 `grader.engine.grading.grade` and the same sandbox) and returns the result record;
 the client writes it atomically and rebuilds the tables as results arrive, so
 killing the client or losing a worker loses nothing, and a rerun skips what
@@ -45,7 +45,7 @@ from importlib import metadata
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.batch import Submission, checks_fingerprint, grade_one, submission_hash, _is_bare_repo
+from grader.course.batch import Submission, checks_fingerprint, grade_one, submission_hash, _is_bare_repo
 from grader.core.limits import Limits
 from grader.core.manifest import Exercise
 from grader.core.files import resolve_target

@@ -33,7 +33,7 @@ from grader.core.limits import Limits
 from grader.core.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
 from grader.core.solutions import PACK_NAME, pack
 
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = Path(__file__).parent.parent / "templates"  # grader/templates
 PYTHON_VERSION = "3.12"  # what the GitHub workflow sets up; the package needs 3.11+
 WORKFLOW_PATH = ".github/workflows/classroom.yml"
 # Files at the top of a release that grading depends on, so the workflow pins them.
@@ -280,7 +280,7 @@ def classroom_workflow(files: dict[str, bytes], only: tuple[Exercise, ...] | Non
 
 
 def _runner_names(exercises: tuple[Exercise, ...]) -> list[str]:
-    from grader.reports import classroom_runners
+    from grader.course.reports import classroom_runners
 
     try:
         return classroom_runners(exercises)
@@ -291,7 +291,7 @@ def _runner_names(exercises: tuple[Exercise, ...]) -> list[str]:
 def reporter_env(runners: list[str]) -> str:
     """The reporter step's environment: each runner's result, read as `<RUNNER>_RESULTS`, from the
     grading step's output of the same name; the needs-review runner's is empty unless it has one."""
-    from grader.reports import REVIEW_RUNNER
+    from grader.course.reports import REVIEW_RUNNER
 
     return "\n".join(f'{name.upper()}_RESULTS: "${{{{ steps.katas.outputs.{name} }}}}"'
                      for name in [*runners, REVIEW_RUNNER])
