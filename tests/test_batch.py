@@ -178,7 +178,7 @@ def test_only_changed_submissions_are_regraded(batch_run):
 
 
 def test_colliding_names_keep_their_full_names(tmp_path):
-    from grader.course.batch import find_submissions
+    from grader.course.submissions import find_submissions
 
     (tmp_path / "alice").mkdir()
     (tmp_path / "alice.zip").write_bytes(b"")
@@ -187,7 +187,7 @@ def test_colliding_names_keep_their_full_names(tmp_path):
 
 
 def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
-    from grader.course.batch import Submission, grade_one
+    from grader.course.submissions import Submission, grade_one
     from grader.core.limits import Limits
     from grader.core.manifest import load_manifest, select
 
@@ -299,7 +299,7 @@ def cluster_run(batch_run, tmp_path_factory):
     pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'")
     import psutil  # comes with distributed
 
-    from grader.course.batch import checks_fingerprint
+    from grader.engine.warm import checks_fingerprint
 
     root = tmp_path_factory.mktemp("cluster")
     submissions, out = root / "submissions", root / "out"
@@ -378,7 +378,8 @@ def test_a_rerun_here_skips_what_the_cluster_graded(cluster_run):
 
 def test_a_submission_travels_to_a_worker_unchanged(tmp_path):
     """Each kind of entry, packed here and unpacked elsewhere, hashes the same (the rerun skips it)."""
-    from grader.course.batch import Submission, checks_fingerprint, find_submissions, submission_hash
+    from grader.course.submissions import Submission, find_submissions, submission_hash
+    from grader.engine.warm import checks_fingerprint
     from grader.course.cluster import pack, unpack_parcel
     from grader.core.limits import Limits
     from grader.core.manifest import load_manifest, select

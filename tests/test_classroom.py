@@ -105,7 +105,7 @@ def _files(folder: Path) -> dict[str, Path]:
 def test_release_holds_what_a_student_needs(release):
     files = _files(release)
     for path in ("README.md", ".gitignore", "conftest.py", "pyproject.toml", "constraints.txt",
-                 "exercises/manifest.toml", "grader/cli.py", "grader/plugin/__init__.py",
+                 "exercises/manifest.toml", "grader/cli/__init__.py", "grader/plugin/__init__.py",
                  ".github/workflows/classroom.yml"):
         assert path in files, f"the release lacks {path}"
     for entry in ALL_EXERCISES:
@@ -196,7 +196,7 @@ def _repo_copy(tmp_path: Path) -> Path:
 
 
 def test_release_refuses_a_solved_stub_or_missing_solutions(tmp_path):
-    from grader.cli import UsageProblem
+    from grader.core.selection import UsageProblem
 
     repo = _repo_copy(tmp_path)
     first = ALL_EXERCISES[0].path

@@ -262,7 +262,8 @@ def test_footer_and_next_follow_the_exercise_just_run(repo, capfd):
 
 @pytest.mark.slow
 def test_watch_takes_an_exercise_and_checks_each_save_in_a_warm_fork(repo, capfd):
-    from grader.learner.learn import Course, WarmChecks
+    from grader.learner.learn import Course
+    from grader.learner.watch import WarmChecks
 
     course = Course(repo, load_manifest(repo / "exercises"))
     warm = WarmChecks(repo, PURITY[1])
