@@ -438,7 +438,7 @@ def equivalent_mutants(repo: Path, entry: Exercise) -> dict[str, str]:
 
 
 def mutation_outcomes(proof: Proof, entry: Exercise) -> list[MutantOutcome]:
-    from grader.course.mutation import NOT_APPLICABLE_MARK
+    from grader.course.mutation_rewrites import NOT_APPLICABLE_MARK
 
     declared = equivalent_mutants(proof.repo, entry)
     outcomes = []
