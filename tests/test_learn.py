@@ -192,6 +192,15 @@ def test_every_learner_command_has_help_with_an_example(capsys):
         assert f"examples:\n  grader {command}" in capsys.readouterr().out
 
 
+
+def test_help_lists_the_learning_commands_a_release_readme_lists():
+    """One list (grader.core.commands) for `grader --help` and a released course's README."""
+    from grader.cli import listed
+    from grader.cli.base import LEARNING
+    from grader.core.commands import LEARNER_COMMANDS
+
+    assert [(c.name, c.help) for c in listed() if c.group == LEARNING] == list(LEARNER_COMMANDS)
+
 # --- reset -----------------------------------------------------------------------------
 
 

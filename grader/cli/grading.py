@@ -110,8 +110,8 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
 
 def batch_command(args: argparse.Namespace) -> int:
     from grader.course.batch import run_batch  # when run: start-up speed
-    from grader.course.cluster import ClusterProblem
-    from grader.engine import warming
+    from grader.course.cluster import ClusterProblem  # when run: start-up speed
+    from grader.engine import warming  # when run: start-up speed
 
     folder = Path(args.submissions)
     if not folder.is_dir():

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.core.files import write_atomically
-from grader.core.manifest import ID_PATTERN, Exercise, ManifestError, load_course, parse_course
+from grader.core.manifest import (ID_PATTERN, MANIFEST_NAME, Exercise, ManifestError, entry_toml, load_course,
+                                  parse_course)
 from grader.core.selection import UsageProblem, checkout_here, choose
 
 
@@ -106,7 +107,7 @@ def _file_name(mutant: str) -> str:
 
 
 def _judge(proof, entry, mutate: bool) -> dict:
-    from grader.course import soundness
+    from grader.course import soundness  # imports the grading engine: only when a check runs
 
     found = soundness.problems(proof, entry)
     kept = {kind: sum(1 for v in proof.variants[kind] if v.exercise == entry) for kind in soundness.KINDS}
@@ -211,8 +212,6 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                   points: int = 1, idea: str | None = None):
     """What `new` would write, checked against the course: a UsageProblem for a duplicate id or
     path, a misnumbered id, a topic whose ids use another prefix, or a bad name."""
-    from grader.core.manifest import MANIFEST_NAME
-
     manifest_path = repo / "exercises" / MANIFEST_NAME
     try:
         course = load_course(repo / "exercises")
@@ -262,7 +261,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                             "A clearer pointer: the JAX idea or function involved (rewrite this hint).",
                             "The explicit fix, in code (rewrite this hint)."),
                      index=len(exercises))
-    from grader.course.soundness import VARIANTS
+    from grader.course.soundness import VARIANTS  # imports the grading engine: only when writing
 
     variants = (VARIANTS / path.removesuffix(".py")).as_posix()
     files = {f"exercises/{path}": _stub(entry, kind), f"exercises/{entry.check_path}": _checks(entry, kind),
@@ -312,8 +311,6 @@ def write_plan(repo: Path, plan: Plan) -> None:
 
 def _insert_entry(text: str, entry, after, *, new_topic: bool, folder: str) -> str:
     """The manifest text with `entry`'s table after `after`'s table (comments and layout kept)."""
-    from grader.core.manifest import entry_toml
-
     lines = text.splitlines(keepends=True)
     headers = [n for n, line in enumerate(lines) if re.match(r"^\s*\[\[\s*(exercise|assignment)\s*\]\]", line)]
     exercise_headers = [n for n in headers if "exercise" in lines[n]]

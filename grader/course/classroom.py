@@ -31,6 +31,7 @@ from pathlib import Path
 from grader import REPO_ROOT
 from grader.core.limits import Limits
 from grader.core.commands import LEARNER_COMMANDS
+from grader.core.files import resolve_target
 from grader.core.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
 from grader.core.selection import UsageProblem, choose
 from grader.core.solutions import PACK_NAME, pack
@@ -322,8 +323,6 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
     changed: loose `<name>.py` files are placed, in `scratch`, where the
     manifest expects them when the name belongs to exactly one exercise.
     """
-    from grader.core.files import resolve_target
-
     folder, scratch = Path(upload), Path(scratch)
     exercises = load_manifest(repo / "exercises")
     while True:  # unwrap `my-repo/` around the real content

@@ -187,7 +187,7 @@ class Proof:
         self.repeats = {e.id: Repeat(e, self.repo / "solutions" / e.path) for e in self.exercises}
         self.derived: list = []
         if mutate:
-            from grader.course.mutation import derive
+            from grader.course.mutation import derive  # only with --mutate
 
             for entry in self.exercises:
                 solution = self.repo / "solutions" / entry.path
@@ -438,7 +438,7 @@ def equivalent_mutants(repo: Path, entry: Exercise) -> dict[str, str]:
 
 
 def mutation_outcomes(proof: Proof, entry: Exercise) -> list[MutantOutcome]:
-    from grader.course.mutation_rewrites import NOT_APPLICABLE_MARK
+    from grader.course.mutation_rewrites import NOT_APPLICABLE_MARK  # only with --mutate
 
     declared = equivalent_mutants(proof.repo, entry)
     outcomes = []

@@ -172,7 +172,7 @@ def render(result: CheckResult, exercises) -> str:
 def render_parts(result: CheckResult, exercises) -> list:
     """What the cell shows, in order: text, and the pictures of where data lives
     (grader.checks.layout.Picture), which a notebook draws as HTML."""
-    from grader.checks.layout import Picture
+    from grader.checks.layout import Picture  # imports JAX: only when a result is shown
 
     exercise = result.exercise
     verdict = result.verdict

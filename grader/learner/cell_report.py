@@ -37,7 +37,7 @@ def pytest_runtest_logreport(report) -> None:
             check["lesson"], check["traceback"] = _lesson(report)
             picture = getattr(report, "kata_picture", None)
             if picture is not None:  # drawn as HTML by the cell: its text copy leaves the lesson
-                from grader.checks.layout import Picture
+                from grader.checks.layout import Picture  # imports JAX: only for a picture
 
                 check["picture"] = picture
                 check["lesson"] = check["lesson"].replace(Picture.from_dict(picture).text(), "").rstrip()

@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.core.manifest import Exercise
+from grader.core.manifest import Exercise, suggest
 from grader.core.selection import UsageProblem
 from grader.learner import learn
 from grader.learner.cell_checks import N_DEVICES, REAL_DEVICES_ENV, check_cell, show
@@ -67,8 +67,6 @@ class _Magic:
 
     def find(self, name: str) -> Exercise:
         from IPython.core.error import UsageError
-
-        from grader.core.manifest import suggest
 
         for exercise in self.exercises:
             if name == exercise.id:

@@ -102,7 +102,7 @@ def intro_markdown(folder: str, entries: list[Exercise]) -> str:
 
 def diagram_markdown(name: str, block: str) -> str:
     """A lesson diagram as an image (SVG, inline); its text art as a fallback where it cannot be drawn."""
-    from grader.learner.diagrams import DIAGRAMS, diagram
+    from grader.learner.diagrams import DIAGRAMS, diagram  # imports JAX: only when drawing
 
     try:
         drawn = diagram(name) if name in DIAGRAMS else None
