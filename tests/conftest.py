@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.soundness import Proof
+from grader.course.soundness import Proof
 from support import new_proof
 
 
@@ -13,7 +13,7 @@ _RUNS: list[Proof] = []
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Proof:
-    """The soundness proof of this repository (grader.soundness), its targets graded once."""
+    """The soundness proof of this repository (grader.course.soundness), its targets graded once."""
     runs = new_proof(tmp_path_factory.mktemp("runs"))
     _RUNS.append(runs)
     yield runs

@@ -1,6 +1,6 @@
 """Helpers for the project's own tests: the targets they run and the variants they keep.
 
-The soundness proof itself lives in the grader (grader/soundness.py, the
+The soundness proof itself lives in the grader (grader/course/soundness.py, the
 engine of `grader check`); these tests run it on this repository. Every target
 it needs (the reference solutions twice, the untouched stubs, and rounds of
 mutants, mimics and alternates) is started at once in the background, two at a
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.core.manifest import load_manifest, select
-from grader.soundness import KINDS, VARIANTS as VARIANTS_REL, Proof, Variant, export_stubs, find_variants  # noqa: F401
+from grader.course.soundness import KINDS, VARIANTS as VARIANTS_REL, Proof, Variant, export_stubs, find_variants  # noqa: F401
 
 # KATAS_ONLY=vmap,purity-1 narrows the soundness tests to some exercises while
 # writing them; CI always runs everything.
@@ -37,7 +37,7 @@ VARIANTS = REPO_ROOT / VARIANTS_REL
 
 def _export_pristine(folder: Path) -> Path:
     """This repository with every exercise stub as staged in git, not as a learner has edited it
-    (grader.soundness.export_stubs says why); everything else is the working tree."""
+    (grader.course.soundness.export_stubs says why); everything else is the working tree."""
     for top in ("exercises", "solutions", "grader"):
         shutil.copytree(REPO_ROOT / top, folder / top, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("conftest.py", "pyproject.toml", "README.md"):

@@ -11,7 +11,7 @@ import pytest
 
 from grader import REPO_ROOT
 from grader.core.manifest import load_course, parse_course
-from grader.mutation import OPERATORS, derive
+from grader.course.mutation import OPERATORS, derive
 from support import ALL_EXERCISES
 
 

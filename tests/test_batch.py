@@ -178,7 +178,7 @@ def test_only_changed_submissions_are_regraded(batch_run):
 
 
 def test_colliding_names_keep_their_full_names(tmp_path):
-    from grader.batch import find_submissions
+    from grader.course.submissions import find_submissions
 
     (tmp_path / "alice").mkdir()
     (tmp_path / "alice.zip").write_bytes(b"")
@@ -187,7 +187,7 @@ def test_colliding_names_keep_their_full_names(tmp_path):
 
 
 def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
-    from grader.batch import Submission, grade_one
+    from grader.course.submissions import Submission, grade_one
     from grader.core.limits import Limits
     from grader.core.manifest import load_manifest, select
 
@@ -240,7 +240,7 @@ def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_pat
 
 
 def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
-    from grader.gradebooks import columns
+    from grader.course.gradebooks import columns
     from grader.core.manifest import load_course, select
     from lms import canvas_import, moodle_import
 
@@ -299,7 +299,7 @@ def cluster_run(batch_run, tmp_path_factory):
     pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'")
     import psutil  # comes with distributed
 
-    from grader.batch import checks_fingerprint
+    from grader.engine.warm import checks_fingerprint
 
     root = tmp_path_factory.mktemp("cluster")
     submissions, out = root / "submissions", root / "out"
@@ -378,8 +378,9 @@ def test_a_rerun_here_skips_what_the_cluster_graded(cluster_run):
 
 def test_a_submission_travels_to_a_worker_unchanged(tmp_path):
     """Each kind of entry, packed here and unpacked elsewhere, hashes the same (the rerun skips it)."""
-    from grader.batch import Submission, checks_fingerprint, find_submissions, submission_hash
-    from grader.cluster import pack, unpack_parcel
+    from grader.course.submissions import Submission, find_submissions, submission_hash
+    from grader.engine.warm import checks_fingerprint
+    from grader.course.cluster import pack, unpack_parcel
     from grader.core.limits import Limits
     from grader.core.manifest import load_manifest, select
 
@@ -406,7 +407,7 @@ def test_a_submission_travels_to_a_worker_unchanged(tmp_path):
 
 
 def test_workers_that_would_grade_differently_are_named_with_the_reason():
-    from grader.cluster import ClusterSpec, differences, environment
+    from grader.course.cluster import ClusterSpec, differences, environment
 
     here = environment()
     assert differences(here, dict(here)) == []
@@ -426,7 +427,7 @@ def test_parcels_unpack_safely_on_a_python_without_tar_filters(tmp_path, monkeyp
     import io
     import tarfile
 
-    from grader.cluster import _extract_inside
+    from grader.course.cluster import _extract_inside
 
     def parcel(*names: str) -> tarfile.TarFile:
         buffer = io.BytesIO()
@@ -450,9 +451,9 @@ def test_parcels_unpack_safely_on_a_python_without_tar_filters(tmp_path, monkeyp
 
 
 def test_the_batch_says_when_workers_join_are_lost_or_none_is_there():
-    """What `grader batch --scheduler` says while it grades (grader.cluster.WorkerWatch), looked at
+    """What `grader batch --scheduler` says while it grades (grader.course.cluster.WorkerWatch), looked at
     with a scripted scheduler and clock."""
-    from grader.cluster import WorkerWatch
+    from grader.course.cluster import WorkerWatch
 
     said, now = [], [0.0]
     looks = iter([{"tcp://a:1": 1, "tcp://b:2": 1}, {"tcp://a:1": 1}, {}, {}, {}, {}, {"tcp://c:3": 1}, {}])
@@ -472,7 +473,7 @@ def test_the_batch_says_when_workers_join_are_lost_or_none_is_there():
 
 
 def test_the_worker_watch_runs_beside_grading_and_stops_with_it():
-    from grader.cluster import WorkerWatch
+    from grader.course.cluster import WorkerWatch
 
     said = []
     watch = WorkerWatch(dict, "tcp://lab-01:8786", said.append, every=0.01, remind=0.05)

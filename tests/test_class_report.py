@@ -18,8 +18,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader import classreport, reports
-from grader.batch import _csv, gradebook_rows, summary_rows
+from grader.course import classreport, reports
+from grader.course.batch import _csv, gradebook_rows, summary_rows
 from grader.engine.grading import Check, ExerciseGrade, Grade
 from grader.core.manifest import select
 from grader.engine.runner import CheckResult

@@ -29,9 +29,10 @@ import jsonschema
 import pytest
 import yaml
 
-from grader import REPO_ROOT, reports
+from grader import REPO_ROOT
+from grader.course import reports
 from support import PRISTINE
-from grader.classroom import arrange_upload, pinned_paths, release_files, step_minutes
+from grader.course.classroom import arrange_upload, pinned_paths, release_files, step_minutes
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.core.solutions import PACK_NAME, read_solution
@@ -104,7 +105,7 @@ def _files(folder: Path) -> dict[str, Path]:
 def test_release_holds_what_a_student_needs(release):
     files = _files(release)
     for path in ("README.md", ".gitignore", "conftest.py", "pyproject.toml", "constraints.txt",
-                 "exercises/manifest.toml", "grader/cli.py", "grader/plugin/__init__.py",
+                 "exercises/manifest.toml", "grader/cli/__init__.py", "grader/plugin/__init__.py",
                  ".github/workflows/classroom.yml"):
         assert path in files, f"the release lacks {path}"
     for entry in ALL_EXERCISES:
@@ -142,7 +143,7 @@ def test_release_has_no_solutions_hidden_checks_or_project_tests(release):
 
 
 def test_a_release_with_solutions_packs_them_for_grader_solution(tmp_path):
-    from grader.classroom import release_files
+    from grader.course.classroom import release_files
 
     files = release_files(with_solutions=True)
     (tmp_path / "exercises").mkdir()
@@ -195,7 +196,7 @@ def _repo_copy(tmp_path: Path) -> Path:
 
 
 def test_release_refuses_a_solved_stub_or_missing_solutions(tmp_path):
-    from grader.cli import UsageProblem
+    from grader.core.selection import UsageProblem
 
     repo = _repo_copy(tmp_path)
     first = ALL_EXERCISES[0].path

@@ -48,7 +48,7 @@ def test_the_picture_is_an_svg_with_every_panel(name: str) -> None:
 
 def test_a_notebook_shows_the_diagram_as_an_image_not_as_comments(tmp_path) -> None:
     nbformat = pytest.importorskip("nbformat")
-    from grader.learner.notebook import build_notebook
+    from grader.learner.notebook_writer import build_notebook
 
     entries = [e for e in load_manifest(PRISTINE / "exercises") if e.path.startswith("13_explicit_sharding/")]
     notebook = build_notebook(PRISTINE, "13_explicit_sharding", entries)

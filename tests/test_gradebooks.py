@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import gradebooks
-from grader.gradebooks import RosterProblem, load_roster, write_gradebooks
+from grader.course import gradebooks
+from grader.course.gradebooks import RosterProblem, load_roster, write_gradebooks
 from grader.core.manifest import Assignment
 from lms import canvas_import, moodle_import
 from support import ALL_EXERCISES
@@ -150,7 +150,7 @@ def test_batch_refuses_a_bad_roster_before_grading(tmp_path):
 def test_todays_gradebook_csv_is_no_lms_import():
     """What these checks catch: the per-exercise gradebook.csv (kept as it is) would need a person
     to map it in Moodle and is refused by Canvas."""
-    from grader.batch import _csv, gradebook_rows
+    from grader.course.batch import _csv, gradebook_rows
 
     data = _csv(gradebook_rows(CLASS, EXERCISES)).encode()
     with pytest.raises(AssertionError, match="invalid header row"):

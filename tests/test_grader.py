@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from grader import REPO_ROOT, reports
+from grader import REPO_ROOT
+from grader.course import reports
 from support import ALL_EXERCISES, EXERCISES, ONLY, PURITY, PURITY_IDS
 
 MAX = sum(e.points for e in EXERCISES)

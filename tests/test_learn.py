@@ -192,6 +192,15 @@ def test_every_learner_command_has_help_with_an_example(capsys):
         assert f"examples:\n  grader {command}" in capsys.readouterr().out
 
 
+
+def test_help_lists_the_learning_commands_a_release_readme_lists():
+    """One list (grader.core.commands) for `grader --help` and a released course's README."""
+    from grader.cli import listed
+    from grader.cli.base import LEARNING
+    from grader.core.commands import LEARNER_COMMANDS
+
+    assert [(c.name, c.help) for c in listed() if c.group == LEARNING] == list(LEARNER_COMMANDS)
+
 # --- reset -----------------------------------------------------------------------------
 
 
@@ -262,7 +271,8 @@ def test_footer_and_next_follow_the_exercise_just_run(repo, capfd):
 
 @pytest.mark.slow
 def test_watch_takes_an_exercise_and_checks_each_save_in_a_warm_fork(repo, capfd):
-    from grader.learner.learn import Course, WarmChecks
+    from grader.learner.learn import Course
+    from grader.learner.watch import WarmChecks
 
     course = Course(repo, load_manifest(repo / "exercises"))
     warm = WarmChecks(repo, PURITY[1])

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
-from grader.soundness import Repeat
+from grader.course.soundness import Repeat
 
 KINDS_COMPARED = ("mimic", "alternate")
 

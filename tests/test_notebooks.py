@@ -24,8 +24,9 @@ from grader import REPO_ROOT
 from grader.cli import main
 from grader.learner.diagrams import find_block
 from grader.core.manifest import load_manifest, select
-from grader.learner.notebook import NOTEBOOK_DIR, CheckResult, check_cell, lesson_markdown, render, split_stub
-from grader.core.progress import Progress, fingerprint
+from grader.learner.cell_checks import CheckResult, check_cell, render
+from grader.learner.notebook_writer import lesson_markdown, split_stub
+from grader.core.progress import NOTEBOOK_DIR, Progress, fingerprint
 from support import PRISTINE, PURITY
 
 KERNEL = "jax-katas-test"
@@ -170,7 +171,7 @@ def test_a_placement_failure_is_drawn_as_html_in_the_cell(repo: Path, monkeypatc
     from jax.sharding import NamedSharding, PartitionSpec as P
 
     from grader import checks
-    from grader.learner.notebook import render_parts, show
+    from grader.learner.cell_checks import render_parts, show
 
     mesh = jax.make_mesh((jax.device_count(),), ("data",))
     x = jax.device_put(np.ones((16, 3), np.float32), NamedSharding(mesh, P()))

@@ -13,8 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader import REPO_ROOT, reports
-from grader.messages import MESSAGE_LIMIT, capped, without_scratch_paths
+from grader import REPO_ROOT
+from grader.course import reports
+from grader.course.messages import MESSAGE_LIMIT, capped, without_scratch_paths
 from grader.engine.grading import Check, ExerciseGrade, Grade
 from grader.engine.runner import CheckResult
 from grader.engine.sandbox import Isolation

@@ -87,7 +87,7 @@ def test_a_submission_cannot_read_the_reference_solutions(graded):
 def test_the_process_fallback_is_weaker_and_says_so(graded):
     """Without namespaces the grader package's folder leads to solutions/: the outputs must say
     that the submission was not sandboxed."""
-    from grader import reports
+    from grader.course import reports
 
     report = graded("read_solutions_fallback")
     assert report.isolation.mode == sandbox.PROCESS
@@ -154,7 +154,7 @@ exec(compile(_found.read_text(), str(_found), "exec"))
 
 
 def test_in_a_batch_no_student_can_read_another_students_files(tmp_path):
-    from grader.batch import run_batch
+    from grader.course.batch import run_batch
 
     isolation = _namespaces()
     subs = tmp_path / "subs"

@@ -2,7 +2,7 @@
 reason, its mutants are rejected, its mimics rejected for their JAX property, its alternates
 accepted, its hidden checks reject their hard-coded answers.
 
-The verdicts are grader.soundness's, the ones `grader check` prints: these tests run them on this
+The verdicts are grader.course.soundness's, the ones `grader check` prints: these tests run them on this
 repository, one test per exercise and per variant, so a failure names exactly what is unsound.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader import soundness
+from grader.course import soundness
 from support import EXERCISES, variants
 
 IDS = [e.id for e in EXERCISES]
@@ -83,6 +83,6 @@ def test_every_predict_kata_accepts_another_spelling_of_the_answer(runs, entry):
 def test_every_exercise_rejects_a_values_right_mimic(runs, entry, mimic_tally):
     mimics = [v for v in variants("mimic") if v.exercise == entry]
     rejected = [m for m in mimics if any(not c.result.passed for c in runs.results(m))]
-    if entry.kind != "predict":  # a predict kata has no mimic (grader.soundness says why)
+    if entry.kind != "predict":  # a predict kata has no mimic (grader.course.soundness says why)
         mimic_tally[entry.id] = (len(rejected), len(mimics))
     assert_sound(soundness.mimic_presence_problems(runs, entry))

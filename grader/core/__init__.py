@@ -1,0 +1,1 @@
+"""The bottom layer: plain Python every other layer shares (no JAX)."""

@@ -1,0 +1,1 @@
+"""The learner's tools: next, watch, hint, progress, solution, reset, notebooks."""

@@ -13,7 +13,7 @@ An exercise is sound when
 - every kept alternate (an unusual right answer) passes;
 - every hidden check rejects a kept hard-coded answer (`mutant_hard_coded*`).
 
-With mutation (`grader.mutation`), mutants are also derived from the reference
+With mutation (`grader.course.mutation`), mutants are also derived from the reference
 solution mechanically, and the ones that pass every check are reported: the
 checks' blind spots.
 
@@ -187,7 +187,7 @@ class Proof:
         self.repeats = {e.id: Repeat(e, self.repo / "solutions" / e.path) for e in self.exercises}
         self.derived: list = []
         if mutate:
-            from grader.mutation import derive
+            from grader.course.mutation import derive  # only with --mutate
 
             for entry in self.exercises:
                 solution = self.repo / "solutions" / entry.path
@@ -421,7 +421,7 @@ SURVIVED, KILLED, NOT_APPLICABLE, EQUIVALENT = "survived", "killed", "did not ap
 
 @dataclass
 class MutantOutcome:
-    mutant: object  # grader.mutation.Mutant
+    mutant: object  # grader.course.mutation.Mutant
     status: str
     killed_by: list[str] = field(default_factory=list)  # the checks that rejected it
     reason: str = ""  # why it is equivalent (mutants.toml), when it is
@@ -438,7 +438,7 @@ def equivalent_mutants(repo: Path, entry: Exercise) -> dict[str, str]:
 
 
 def mutation_outcomes(proof: Proof, entry: Exercise) -> list[MutantOutcome]:
-    from grader.mutation import NOT_APPLICABLE_MARK
+    from grader.course.mutation_rewrites import NOT_APPLICABLE_MARK  # only with --mutate
 
     declared = equivalent_mutants(proof.repo, entry)
     outcomes = []

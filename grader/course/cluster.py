@@ -3,7 +3,7 @@
 `grader batch SUBMISSIONS --out GRADES --scheduler tcp://host:8786` (or
 `--cluster local:N`, which starts N workers on this machine) sends each
 submission that needs grading to a Dask worker. The worker grades it with
-exactly the code the local mode runs (`grader.batch.grade_one`, so
+exactly the code the local mode runs (`grader.course.submissions.grade_one`, so
 `grader.engine.grading.grade` and the same sandbox) and returns the result record;
 the client writes it atomically and rebuilds the tables as results arrive, so
 killing the client or losing a worker loses nothing, and a rerun skips what
@@ -45,10 +45,11 @@ from importlib import metadata
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.batch import Submission, checks_fingerprint, grade_one, submission_hash, _is_bare_repo
+from grader.course.submissions import Outcome, Submission, grade_one, is_bare_repo, submission_hash
 from grader.core.limits import Limits
 from grader.core.manifest import Exercise
 from grader.core.files import resolve_target
+from grader.engine.warm import checks_fingerprint
 
 INSTALL_HINT = 'python -m pip install -e ".[cluster]"'
 LOCAL_PREFIX = "local:"
@@ -111,7 +112,7 @@ def pack(submission: Submission) -> Parcel:
     if not path.is_dir():
         raise OSError(f"{path} is neither a file nor a folder")
     root = path.resolve()
-    top = root if _is_bare_repo(path) else resolve_target(str(path), REPO_ROOT)
+    top = root if is_bare_repo(path) else resolve_target(str(path), REPO_ROOT)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         base = top.relative_to(root).as_posix() if top != root else ""
@@ -301,16 +302,6 @@ class WorkerWatch:
         finally:
             stop.set()
             thread.join()
-
-
-@dataclass
-class Outcome:
-    """One submission's end: a record to save, one reused from the last run, or none (why)."""
-
-    submission: Submission
-    record: dict | None
-    reused: bool = False
-    problem: str = ""  # set when the cluster could not grade it (it stays ungraded for the next run)
 
 
 class Cluster:

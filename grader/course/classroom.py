@@ -1,4 +1,4 @@
-"""`grader` subcommands that set up a course: release, classroom-workflow, gradescope-bundle.
+"""Setting a course up for students and autograders: release, classroom-workflow, gradescope-bundle.
 
 - `release OUT_DIR`: the student repository: stubs, visible checks, manifest,
   the grader, a README, and the GitHub Classroom workflow. No solutions (with
@@ -11,12 +11,12 @@
 - `gradescope-bundle OUT.zip`: `setup.sh`, `run_autograder` and the pristine
   checks, hidden ones included.
 
-The templates these fill in live in `grader/templates/`.
+The templates these fill in live in `grader/templates/`; the commands' options
+are read in grader.cli.course.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib.metadata
 import json
@@ -30,10 +30,14 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.core.limits import Limits
+from grader.core.commands import LEARNER_COMMANDS
+from grader.core.files import resolve_target
 from grader.core.manifest import Exercise, course_toml, load_course, load_manifest, parse_course
+from grader.core.selection import UsageProblem, choose
 from grader.core.solutions import PACK_NAME, pack
+from grader.course.reports import REVIEW_RUNNER, classroom_runners
 
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = Path(__file__).parent.parent / "templates"  # grader/templates
 PYTHON_VERSION = "3.12"  # what the GitHub workflow sets up; the package needs 3.11+
 WORKFLOW_PATH = ".github/workflows/classroom.yml"
 # Files at the top of a release that grading depends on, so the workflow pins them.
@@ -54,12 +58,6 @@ venv/
 classroom.json
 results.json
 """
-
-
-def _usage(message: str) -> Exception:
-    from grader.cli import UsageProblem  # grader.cli imports this module: import late
-
-    return UsageProblem(message)
 
 
 # --- what a release holds -------------------------------------------------------------
@@ -138,15 +136,8 @@ def _check_in_range(requirement: str, version: str) -> None:
         return
     parsed = Requirement(requirement)
     if not parsed.specifier.contains(version, prereleases=True):
-        raise _usage(f"{parsed.name} {version} is installed but pyproject.toml allows {parsed.specifier}: "
+        raise UsageProblem(f"{parsed.name} {version} is installed but pyproject.toml allows {parsed.specifier}: "
                      f"release from an environment with the supported versions")
-
-
-def _learner_commands() -> list[tuple[str, str]]:
-    """(command, help) for every `grader` command a learner uses, as registered right now."""
-    from grader.cli import learner_commands
-
-    return learner_commands()
 
 
 def student_readme(exercises: tuple[Exercise, ...]) -> str:
@@ -156,7 +147,7 @@ def student_readme(exercises: tuple[Exercise, ...]) -> str:
     topic_lines = [f"- `{folder}`: {len(entries)} exercise{'s' * (len(entries) != 1)}, "
                    f"{sum(e.points for e in entries)} points" for folder, entries in topics.items()]
     commands = [("grader", "your score, exercise by exercise (the same as `grader grade`)")]
-    commands += [(f"grader {name}", text) for name, text in _learner_commands()]
+    commands += [(f"grader {name}", text) for name, text in LEARNER_COMMANDS]
     commands.append(("grader COMMAND --help", "what a command does, with examples"))
     width = max(len(name) for name, _ in commands)
     command_lines = [f"    {name:<{width}}  # {text}" for name, text in commands]
@@ -182,15 +173,15 @@ def _fill(template: str, **values: str) -> str:
 def _check_solutions(repo: Path, exercises: tuple[Exercise, ...]) -> None:
     """Every exercise has a solution, and no stub is one (say, an instructor's solved working copy)."""
     if not (repo / "solutions").is_dir():
-        raise _usage(f"no solutions/ folder in {repo}: release from a clone of the katas repository")
+        raise UsageProblem(f"no solutions/ folder in {repo}: release from a clone of the katas repository")
     for entry in exercises:
         solution, stub = repo / "solutions" / entry.path, repo / "exercises" / entry.path
         if not solution.is_file():
-            raise _usage(f"solutions/{entry.path} is missing: every exercise needs its reference solution")
+            raise UsageProblem(f"solutions/{entry.path} is missing: every exercise needs its reference solution")
         if not stub.is_file():
-            raise _usage(f"exercises/{entry.path} is missing")
+            raise UsageProblem(f"exercises/{entry.path} is missing")
         if stub.read_bytes() == solution.read_bytes():
-            raise _usage(f"exercises/{entry.path} is identical to its solution: restore the stub "
+            raise UsageProblem(f"exercises/{entry.path} is identical to its solution: restore the stub "
                          f"(git checkout -- exercises/{entry.path}) before releasing")
 
 
@@ -226,8 +217,6 @@ def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False,
 
 
 def _assignment_only(repo: Path, name: str) -> tuple[Exercise, ...]:
-    from grader.cli import choose
-
     course = load_course(repo / "exercises")
     return choose(course.exercises, None, name, course.assignments)
 
@@ -242,7 +231,7 @@ def pinned_paths(files: dict[str, bytes], exercises: tuple[Exercise, ...]) -> li
 def _release_on_disk(folder: Path) -> dict[str, bytes]:
     """The files a release folder holds that a workflow may pin."""
     if not (folder / "exercises" / "manifest.toml").is_file():
-        raise _usage(f"{folder} holds no exercises/manifest.toml: not a release folder")
+        raise UsageProblem(f"{folder} holds no exercises/manifest.toml: not a release folder")
     files = {**_tree(folder, "exercises"), **_tree(folder, "grader")}
     files.update({name: (folder / name).read_bytes() for name in PINNED_TOP if (folder / name).is_file()})
     return files
@@ -280,19 +269,15 @@ def classroom_workflow(files: dict[str, bytes], only: tuple[Exercise, ...] | Non
 
 
 def _runner_names(exercises: tuple[Exercise, ...]) -> list[str]:
-    from grader.reports import classroom_runners
-
     try:
         return classroom_runners(exercises)
     except ValueError as clash:
-        raise _usage(str(clash)) from None
+        raise UsageProblem(str(clash)) from None
 
 
 def reporter_env(runners: list[str]) -> str:
     """The reporter step's environment: each runner's result, read as `<RUNNER>_RESULTS`, from the
     grading step's output of the same name; the needs-review runner's is empty unless it has one."""
-    from grader.reports import REVIEW_RUNNER
-
     return "\n".join(f'{name.upper()}_RESULTS: "${{{{ steps.katas.outputs.{name} }}}}"'
                      for name in [*runners, REVIEW_RUNNER])
 
@@ -338,8 +323,6 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
     changed: loose `<name>.py` files are placed, in `scratch`, where the
     manifest expects them when the name belongs to exactly one exercise.
     """
-    from grader.core.files import resolve_target
-
     folder, scratch = Path(upload), Path(scratch)
     exercises = load_manifest(repo / "exercises")
     while True:  # unwrap `my-repo/` around the real content
@@ -367,65 +350,25 @@ def arrange_upload(upload: str | Path, scratch: str | Path, repo: Path = REPO_RO
     return scratch if placed else target
 
 
-# --- the commands ---------------------------------------------------------------------
+# --- what the commands write ---------------------------------------------------------
 
 
-def _selection(args: argparse.Namespace, manifest: bytes) -> tuple[Exercise, ...] | None:
+def named_exercises(manifest: bytes, only: str | None, assignment: str | None) -> tuple[Exercise, ...] | None:
     """The exercises `--only` and `--assignment` name in this manifest (None: all of them)."""
-    from grader.cli import choose
-
-    if not (args.only or args.assignment):
+    if not (only or assignment):
         return None
     course = parse_course(manifest)
-    return choose(course.exercises, args.only, args.assignment, course.assignments)
+    return choose(course.exercises, only, assignment, course.assignments)
 
 
-def add_assignment_option(parser: argparse.ArgumentParser) -> None:
-    from grader.cli import add_assignment_option
-
-    add_assignment_option(parser)
-
-
-def _limit_options(parser: argparse.ArgumentParser) -> None:
-    from grader.cli import add_limit_options
-
-    add_limit_options(parser)
-
-
-def _limits(args: argparse.Namespace) -> Limits:
-    from grader.cli import limits_from
-
-    return limits_from(args)
-
-
-def _release_parser(commands) -> None:
-    from grader.cli import _example
-
-    parser = commands.add_parser("release", help="build the student repository (instructors)",
-                                 description="Write the student repository: stubs, visible checks, manifest, "
-                                             "the grader, README, .gitignore and the GitHub Classroom workflow. "
-                                             "No hidden checks and, unless asked, no solutions.")
-    _example(parser, "grader release ../jax-katas-course",
-             "cd ../jax-katas-course && git init && git add . && git commit -m 'JAX Katas'",
-             "grader release ../self-paced --with-solutions")
-    parser.add_argument("out", metavar="OUT_DIR", help="a new or empty folder (a folder holding only .git is fine)")
-    parser.add_argument("--from", dest="source", metavar="CHECKOUT", type=Path, default=REPO_ROOT,
-                        help="build it from this checkout of the katas (default: the one the grader runs "
-                             "from); its exercises/ must hold the untouched stubs")
-    parser.add_argument("--with-solutions", action="store_true",
-                        help="pack the reference solutions in, for `grader solution` (self-paced courses: a "
-                             "student who unpacks the file can read every solution)")
-    add_assignment_option(parser)
-    parser.set_defaults(run=release_command)
-
-
-def release_command(args: argparse.Namespace) -> int:
-    out = Path(args.out)
+def write_release(out: Path, source: Path = REPO_ROOT, with_solutions: bool = False,
+                  assignment: str | None = None) -> int:
+    """`grader release`: the student repository, workflow included, into the new or empty `out`."""
     if out.exists() and not out.is_dir():
-        raise _usage(f"{out} is not a folder")
+        raise UsageProblem(f"{out} is not a folder")
     if out.exists() and any(p.name != ".git" for p in out.iterdir()):
-        raise _usage(f"{out} is not empty: release into a new folder")
-    files = release_files(args.source, with_solutions=args.with_solutions, assignment=args.assignment)
+        raise UsageProblem(f"{out} is not empty: release into a new folder")
+    files = release_files(source, with_solutions=with_solutions, assignment=assignment)
     files[WORKFLOW_PATH] = classroom_workflow(files).encode()
     for path, data in files.items():
         dest = out / path
@@ -438,66 +381,31 @@ def release_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _workflow_parser(commands) -> None:
-    from grader.cli import _example
-
-    parser = commands.add_parser("classroom-workflow", help="write the GitHub Classroom workflow (instructors)",
-                                 description="Write .github/workflows/classroom.yml: it grades with the checks, "
-                                             "manifest and grader pinned by SHA-256, never with the student's "
-                                             "copies. `grader release` writes it too.")
-    _example(parser, "grader classroom-workflow > classroom.yml",
-             "grader classroom-workflow --release ../jax-katas-course "
-             "--out ../jax-katas-course/.github/workflows/classroom.yml",
-             "grader classroom-workflow --only purity,at_updates --out week1.yml")
-    parser.add_argument("--out", metavar="FILE", help="where to write it (default: standard output)")
-    parser.add_argument("--release", metavar="DIR",
-                        help="pin the files of this release folder (say, after you edited a check there) "
-                             "instead of the ones `grader release` would write now")
-    _limit_options(parser)
-    parser.set_defaults(run=workflow_command)
-
-
-def workflow_command(args: argparse.Namespace) -> int:
-    limits = _limits(args)
-    files = _release_on_disk(Path(args.release)) if args.release else release_files()
-    text = classroom_workflow(files, _selection(args, files["exercises/manifest.toml"]), limits)
-    if args.out:
-        out = Path(args.out)
+def write_workflow(out: Path | None, release: Path | None, only: str | None, assignment: str | None,
+                   limits: Limits) -> int:
+    """`grader classroom-workflow`: the workflow pinning the files of `release` (a release folder; by
+    default those `grader release` would write now), into `out` or to standard output."""
+    files = _release_on_disk(release) if release else release_files()
+    text = classroom_workflow(files, named_exercises(files["exercises/manifest.toml"], only, assignment), limits)
+    if out:
         if not out.parent.is_dir():
-            raise _usage(f"{out.parent} is not a folder")
+            raise UsageProblem(f"{out.parent} is not a folder")
         out.write_text(text, encoding="utf-8")
     else:
         print(text, end="")
     return 0
 
 
-def _bundle_parser(commands) -> None:
-    from grader.cli import _example
-
-    parser = commands.add_parser("gradescope-bundle", help="build a Gradescope autograder zip (instructors)",
-                                 description="Write a Gradescope autograder: setup.sh, run_autograder and the "
-                                             "pristine checks, hidden ones included.")
-    _example(parser, "grader gradescope-bundle autograder.zip",
-             "grader gradescope-bundle week1.zip --only purity,at_updates --submission-timeout 900")
-    parser.add_argument("out", metavar="OUT.zip", help="the zip to write")
-    _limit_options(parser)
-    parser.set_defaults(run=bundle_command)
-
-
-def bundle_command(args: argparse.Namespace) -> int:
-    out = Path(args.out)
+def write_bundle(out: Path, only: str | None, assignment: str | None, limits: Limits) -> int:
+    """`grader gradescope-bundle`: the Gradescope autograder zip."""
     if out.suffix != ".zip":
-        raise _usage(f"{out} should end in .zip: Gradescope takes the autograder as a zip file")
+        raise UsageProblem(f"{out} should end in .zip: Gradescope takes the autograder as a zip file")
     if not out.parent.is_dir():
-        raise _usage(f"{out.parent} is not a folder")
-    limits = _limits(args)
+        raise UsageProblem(f"{out.parent} is not a folder")
     exercises = load_manifest(REPO_ROOT / "exercises")
-    only = _selection(args, (REPO_ROOT / "exercises" / "manifest.toml").read_bytes())
-    write_zip(out, bundle_files(REPO_ROOT, only, limits))
-    graded = only or exercises
+    chosen = named_exercises((REPO_ROOT / "exercises" / "manifest.toml").read_bytes(), only, assignment)
+    write_zip(out, bundle_files(REPO_ROOT, chosen, limits))
+    graded = chosen or exercises
     print(f"wrote {out}: {len(graded)} exercises, {sum(e.points for e in graded)} points; "
           f"upload it as the assignment's autograder (docs/instructors.md)")
     return 0
-
-
-PARSERS: list = [_release_parser, _workflow_parser, _bundle_parser]  # registered by grader.cli

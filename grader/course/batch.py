@@ -5,186 +5,39 @@ or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
 `OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
 `summary.csv` and `failures.csv` (one row per failed check, with its code),
-and with a roster `canvas.csv` and `moodle.csv` (grader.gradebooks), are
+and with a roster `canvas.csv` and `moodle.csv` (grader.course.gradebooks), are
 rebuilt from those files after every student. Killing the batch loses
 nothing, and running it again skips students whose submission and checks have
 not changed (content hash) unless `--regrade`.
 
 Submissions are graded by threads on this machine (`--workers`), or on a Dask
-cluster (`--scheduler`, `--cluster local:N`; see grader.cluster) whose workers
-run the same `grade_one`; either way the results are written here as they
-arrive.
+cluster (`--scheduler`, `--cluster local:N`; see grader.course.cluster) whose workers
+run the same `grade_one` (grader.course.submissions: one student's submission,
+unpacked and graded); either way the results are written here as they arrive.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from grader import REPO_ROOT
-from grader.classreport import UNTOUCHED, failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.core.files import write_atomically
-from grader.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
-from grader.engine.grading import grade
 from grader.core.limits import Limits
 from grader.core.manifest import Assignment, Exercise, load_course
-from grader.messages import shown
-from grader.core.files import resolve_target
-from grader.reports import to_json
+from grader.course.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
+from grader.course.cluster import Cluster, ClusterSpec
+from grader.course.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
+from grader.course.submissions import Outcome, Submission, find_submissions, grade_one
 from grader.engine.sandbox import Isolation
-from grader.engine.warm import checks_fingerprint, ready
-
-if TYPE_CHECKING:
-    from grader.cluster import ClusterSpec, Outcome
-
-MAX_ZIP_BYTES = 50 * 1024 * 1024  # unpacked; a class's exercise files are far smaller
-MAX_ZIP_FILES = 5000
-
-
-class Ungradable(Exception):
-    """The submission cannot be graded at all; the message says why."""
-
-
-@dataclass(frozen=True)
-class Submission:
-    name: str
-    path: Path
-
-
-def find_submissions(folder: Path) -> list[Submission]:
-    """One per entry, named after it (`alice`, `alice.zip`, `alice.git` -> alice); entries whose
-    names would collide keep their full names, so no student's result overwrites another's."""
-    entries = [e for e in sorted(folder.iterdir()) if not e.name.startswith(".")]
-    short = {e: e.name.removesuffix(".zip").removesuffix(".git") for e in entries}
-    taken = [short[e] for e in entries]
-    return [Submission(short[e] if taken.count(short[e]) == 1 else e.name, e) for e in entries]
-
-
-def _is_bare_repo(path: Path) -> bool:
-    return path.is_dir() and (path / "HEAD").is_file() and (path / "objects").is_dir()
-
-
-def unpack(submission: Submission, scratch: Path) -> Path:
-    """A folder holding the submission's files: the folder itself, or an unpacked copy."""
-    path = submission.path
-    if path.is_dir() and not _is_bare_repo(path):
-        return path
-    dest = scratch / "unpacked"
-    dest.mkdir()
-    if _is_bare_repo(path):
-        archive = subprocess.run(["git", "--git-dir", str(path), "archive", "--format=zip", "HEAD"],
-                                 capture_output=True, timeout=120)
-        if archive.returncode != 0:
-            raise Ungradable(f"cannot read the git repository: {archive.stderr.decode(errors='replace').strip()}")
-        _extract(zipfile.ZipFile(io.BytesIO(archive.stdout)), dest)
-    elif path.suffix == ".zip":
-        try:
-            with zipfile.ZipFile(path) as archive:
-                _extract(archive, dest)
-        except (zipfile.BadZipFile, OSError) as error:
-            raise Ungradable(f"unreadable zip file: {error}") from None
-    else:
-        raise Ungradable("neither a folder, a .zip nor a git repository")
-    if (dest / "exercises").is_dir() or any(dest.glob("[0-9][0-9]_*")):
-        return dest
-    entries = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-    return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest  # zips often wrap one folder
-
-
-def _extract(archive: zipfile.ZipFile, dest: Path) -> None:
-    members = archive.infolist()
-    if len(members) > MAX_ZIP_FILES or sum(m.file_size for m in members) > MAX_ZIP_BYTES:
-        raise Ungradable("the zip file is too large to be a submission")
-    for member in members:
-        target = (dest / member.filename).resolve()
-        if not target.is_relative_to(dest.resolve()) or (member.external_attr >> 16) & 0o170000 == 0o120000:
-            raise Ungradable(f"the zip file holds an unsafe entry: {member.filename}")
-    archive.extractall(dest)
-
-
-def submission_hash(submission: Submission, exercises: tuple[Exercise, ...], fingerprint: str,
-                    limits: Limits) -> str:
-    """Changes when the submission, the checks or the limits change; computed before unpacking,
-    so even a submission that cannot be graded is not tried again while it stays the same."""
-    digest = hashlib.sha256(f"{fingerprint}{limits}{[e.id for e in exercises]}".encode())
-    path = submission.path
-    if _is_bare_repo(path):
-        head = subprocess.run(["git", "--git-dir", str(path), "rev-parse", "HEAD"], capture_output=True)
-        digest.update(head.stdout + head.stderr)
-    elif path.is_file():
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    else:
-        files = resolve_target(str(path), REPO_ROOT)
-        for entry in exercises:
-            file = files / entry.path
-            digest.update(entry.path.encode())
-            digest.update(file.read_bytes() if file.is_file() and not file.is_symlink() else b"<missing>")
-    return digest.hexdigest()
-
-
-def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: Limits, fingerprint: str,
-              previous: dict | None, regrade: bool, user: str | None,
-              isolation: Isolation | None = None) -> tuple[dict, bool]:
-    """The student's result record, and whether it was reused from the last run."""
-    try:
-        digest = submission_hash(submission, exercises, fingerprint, limits)
-    except (OSError, RuntimeError, subprocess.SubprocessError) as error:  # unreadable, a link loop...
-        digest = f"unreadable: {error}"
-    if previous and not regrade and previous.get("submission_hash") == digest:
-        return previous, True
-    with tempfile.TemporaryDirectory(prefix="katas-batch-") as scratch:
-        try:
-            files = resolve_target(str(unpack(submission, Path(scratch))), REPO_ROOT)
-            if not any((files / e.path).is_file() for e in exercises):
-                raise Ungradable("no exercise files found (expected e.g. "
-                                 f"{exercises[0].path}, in a copy of exercises/ or a repo holding one)")
-            report = grade(files, label=submission.name, only=exercises, limits=limits, user=user,
-                           isolation=isolation, warm_cache=ready())
-            record = mark_untouched({"student": submission.name, "submission_hash": digest, **to_json(report)},
-                                    untouched_exercises(files, exercises))
-        except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
-            why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
-            record = {"student": submission.name, "submission_hash": digest, "error": shown(why),
-                      "score": None, "max_score": sum(e.points for e in exercises), "exercises": []}
-    record["graded_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    return record, False
-
-
-def untouched_exercises(files: Path, exercises: tuple[Exercise, ...], repo: Path = REPO_ROOT) -> set[str]:
-    """Ids of the exercises whose file in `files` is byte for byte the stub in this grader's exercises/."""
-    same = set()
-    for entry in exercises:
-        submitted, stub = files / entry.path, repo / "exercises" / entry.path
-        if submitted.is_file() and not submitted.is_symlink() and stub.is_file() \
-                and submitted.stat().st_size == stub.stat().st_size and submitted.read_bytes() == stub.read_bytes():
-            same.add(entry.id)
-    return same
-
-
-def mark_untouched(record: dict, untouched: set[str]) -> dict:
-    """The record with each failed exercise in `untouched` coded as not attempted. A fix-it's stub runs
-    and fails for the bug it was written with; counted as that mistake, it would say the class
-    misunderstands what it never tried. Its checks' own results stay in the record."""
-    for exercise in record.get("exercises", []):
-        if exercise["id"] in untouched and exercise["status"] == "failed":
-            exercise["code"] = UNTOUCHED
-            exercise["reason"] = f"not attempted: {exercise['path']} is still the original stub"
-    return record
+from grader.engine.warm import checks_fingerprint
 
 
 def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...],
@@ -261,8 +114,6 @@ def _grade_locally(submissions: list[Submission], exercises: tuple[Exercise, ...
                    fingerprint: str, previous: dict[str, dict], regrade: bool, user: str | None,
                    isolation: Isolation | None, workers: int) -> Iterator[Outcome]:
     """Each submission's outcome as it finishes, graded by `workers` threads on this machine."""
-    from grader.cluster import Outcome
-
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {pool.submit(grade_one, s, exercises, limits, fingerprint, previous.get(s.name), regrade, user,
                                isolation): s
@@ -278,7 +129,7 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
               roster: dict[str, Student] | None = None) -> int:
     """Grade every submission in `folder` into `out`: 0 when each has a result, 2 when some could not
     be graded this time (a cluster whose workers kept dying on it; the next run tries again). With a
-    `roster`, the Canvas and Moodle gradebooks are written too (grader.gradebooks)."""
+    `roster`, the Canvas and Moodle gradebooks are written too (grader.course.gradebooks)."""
     submissions = find_submissions(folder)
     assignments = load_course(REPO_ROOT / "exercises").assignments if roster is not None else ()
     students = out / "students"
@@ -328,8 +179,6 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
         collect(_grade_locally(submissions, exercises, limits, fingerprint, records, regrade, user, isolation,
                                workers))
     else:
-        from grader.cluster import Cluster
-
         def say(line: str) -> None:
             print(("\n" if progress.tty else "") + line, file=sys.stderr, flush=True)
 

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.core.failures import FAILURE_CODES
-from grader.messages import shown  # results from older graders may carry scratch paths
-from grader.reports import SCHEMA_VERSION
+from grader.course.messages import shown  # results from older graders may carry scratch paths
+from grader.course.reports import SCHEMA_VERSION
 
 UNKNOWN = "unknown"
 NOT_RUN = "not-run"  # a consequence of an earlier hard failure, not a mistake of its own

@@ -8,7 +8,6 @@ inside the check processes' walls, and where the compilation cache lives.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -17,21 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader.engine import sandbox
-from grader.cli import UsageProblem, _example
 from grader.core.limits import MIB, Limits
+from grader.core.selection import UsageProblem
+from grader.engine import sandbox
 
 # Run in a check process's walls: starts JAX exactly as the katas' plugin does.
 _PROBE = "from grader.runtime.jaxsetup import configure_jax; print(configure_jax())"
-
-
-def _doctor_parser(commands) -> None:
-    parser = commands.add_parser("doctor", help="what this machine gives the grader: isolation, JAX, devices")
-    _example(parser, "grader doctor", "grader doctor --json", "KATAS_ISOLATION=process grader doctor")
-    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
-    parser.add_argument("--isolation", choices=sandbox.CHOICES, default=None,
-                        help="the isolation to try (default: auto, or $KATAS_ISOLATION)")
-    parser.set_defaults(run=doctor_command)
 
 
 def _bwrap_version() -> str:
@@ -89,9 +79,10 @@ def findings(wanted: str | None = None) -> dict:
     }
 
 
-def doctor_command(args: argparse.Namespace) -> int:
-    found = findings(args.isolation)
-    if args.json:
+def report(wanted: str | None = None, as_json: bool = False) -> int:
+    """Print the findings (as JSON with `as_json`); a UsageProblem when a check process cannot start JAX."""
+    found = findings(wanted)
+    if as_json:
         print(json.dumps(found, indent=2))
     else:
         check = found["check_process"]
@@ -119,6 +110,3 @@ def doctor_command(args: argparse.Namespace) -> int:
     if not found["check_process"]["starts"]:
         raise UsageProblem("a check process cannot start JAX here: grading would fail")
     return 0
-
-
-PARSERS = [_doctor_parser]

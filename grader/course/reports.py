@@ -8,7 +8,7 @@
 - `to_junit`: JUnit XML for any CI.
 
 Every format carries the **needs review** notes, and marks hidden checks.
-Every message passes through `grader.messages.shown`: no grader scratch
+Every message passes through `grader.course.messages.shown`: no grader scratch
 paths, and at most `MESSAGE_LIMIT` characters, whatever a submission raised.
 """
 
@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 
 from grader.engine.grading import ExerciseGrade, Grade
 from grader.core.manifest import Exercise
-from grader.messages import shown
+from grader.course.messages import shown
 
 SCHEMA_VERSION = 4  # 3: failure codes per check and exercise, the isolation mode; 4: examiner round trips
 HIDDEN_FAILED = "a hidden check failed: the visible checks are not the whole story, try other inputs"

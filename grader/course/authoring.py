@@ -1,18 +1,19 @@
-"""`grader` subcommands for course authors: `new` writes an exercise, `check` proves exercises sound.
+"""For course authors: `grader new` writes an exercise, `grader check` proves exercises sound.
 
 - `new ID`: the stub (a lesson, a task), its check file, the reference
   solution, a variants folder with a mimic and a mutant, and the manifest
   entry in teaching order: a small working kata to rewrite into your own, sound
   from the first `grader check`.
-- `check [ID|TOPIC ...]`: the proof of `grader.soundness` on this course
+- `check [ID|TOPIC ...]`: the proof of `grader.course.soundness` on this course
   (`--repo` for another checkout), one line per exercise and, for each
   problem, what to fix; `--mutate` adds mutants derived from each reference
-  solution (`grader.mutation`) and names those no check rejects.
+  solution (`grader.course.mutation`) and names those no check rejects.
+
+The commands' options are read in grader.cli.course.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -22,15 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.cli import UsageProblem, _example, choose
 from grader.core.files import write_atomically
-from grader.core.manifest import ID_PATTERN, Exercise, ManifestError, load_course, parse_course
+from grader.core.manifest import (ID_PATTERN, MANIFEST_NAME, Exercise, ManifestError, entry_toml, load_course,
+                                  parse_course)
+from grader.core.selection import UsageProblem, checkout_here, choose
 
 
-def _repo(args: argparse.Namespace) -> Path:
-    from grader.learner.learn import _checkout_here
-
-    repo = Path(args.repo or _checkout_here() or REPO_ROOT).expanduser().resolve()
+def course_repo(repo: Path | None) -> Path:
+    """The course checkout `repo` names, else the one holding the current directory, else the one
+    the grader was installed from."""
+    repo = Path(repo or checkout_here() or REPO_ROOT).expanduser().resolve()
     if not (repo / "exercises" / "manifest.toml").is_file():
         raise UsageProblem(f"{repo} has no exercises/manifest.toml: run this in (or point --repo at) a "
                            f"checkout of the course")
@@ -40,78 +42,48 @@ def _repo(args: argparse.Namespace) -> Path:
 # --- check --------------------------------------------------------------------------------
 
 
-def _check_parser(commands) -> None:
-    parser = commands.add_parser("check", help="prove exercises sound: stub fails, solution passes, variants "
-                                               "judged right (instructors)",
-                                 description="Prove exercises sound: each stub fails every check for the "
-                                             "exercise's reason, each reference solution passes (twice, the "
-                                             "same way), each kept mutant and mimic (tests/variants/) is "
-                                             "rejected (a mimic not for its values), each alternate accepted, "
-                                             "each hidden check rejects a kept hard-coded answer. One line per "
-                                             "exercise, and what to fix. Stubs are read as staged in git.")
-    _example(parser, "grader check                       # the whole course",
-             "grader check my-1 purity           # some exercises: ids, topics, id prefixes",
-             "grader check my-1 --mutate         # ... and mutants derived from the solution",
-             "grader check --mutate --report mutation.json --survivors survivors/")
-    parser.add_argument("names", nargs="*", metavar="ID|TOPIC",
-                        help="the exercises to check: ids, topics, topic folders or id prefixes (default: all)")
-    parser.add_argument("--assignment", metavar="NAME", help="check this assignment's exercises")
-    parser.add_argument("--mutate", action="store_true",
-                        help="also derive mutants from each reference solution with JAX-aware operators (drop "
-                             "jax.jit, mark an argument static, a Python loop for lax.scan, reuse a PRNG key, NumPy "
-                             "on the host, gather a sharded input, .at[].add -> .set, ...) and name every one "
-                             "that passes all the checks: their blind spots")
-    parser.add_argument("--report", metavar="FILE", help="write the results as JSON (problems, every derived "
-                                                          "mutant's outcome, seconds per exercise)")
-    parser.add_argument("--survivors", metavar="DIR",
-                        help="with --mutate: write each surviving mutant's source to DIR/<id>/<name>.py")
-    parser.add_argument("--workers", type=int, default=2, metavar="N",
-                        help="check processes at once (default %(default)s)")
-    parser.add_argument("--repo", type=Path, metavar="DIR",
-                        help="the course checkout to check (default: the one you are in, else the one the "
-                             "grader was installed from)")
-    parser.set_defaults(run=check_command)
+def check_course(repo: Path, names: list[str], assignment: str | None = None, *, mutate: bool = False,
+                 report: str | None = None, survivors: str | None = None, workers: int = 2) -> int:
+    """Prove the exercises `names` and `assignment` pick (default: all) sound, one line each and what
+    to fix; with `mutate`, against mutants derived from each solution too; the results as JSON into
+    `report`, surviving mutants' sources under `survivors`. 0 when every exercise checked is sound
+    (and, with mutate, no derived mutant survives); 1 when something is unsound; a UsageProblem when
+    the course cannot be checked at all."""
+    from grader.course import soundness  # imports the grading engine: only when a check runs
 
-
-def check_command(args: argparse.Namespace) -> int:
-    """0 when every exercise checked is sound (and, with --mutate, no derived mutant survives);
-    1 when something is unsound; 2 when the course cannot be checked at all."""
-    from grader import soundness
-
-    repo = _repo(args)
     try:
         course = load_course(repo / "exercises")
     except ManifestError as error:
         raise UsageProblem(str(error)) from None
-    exercises = choose(course.exercises, ",".join(args.names) or None, args.assignment, course.assignments)
-    if args.survivors and not args.mutate:
+    exercises = choose(course.exercises, ",".join(names) or None, assignment, course.assignments)
+    if survivors and not mutate:
         raise UsageProblem("--survivors needs --mutate")
     errors = soundness.input_errors(repo, exercises)
     if errors:
         raise UsageProblem("cannot check the course:\n  " + "\n  ".join(errors))
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="katas-check-") as scratch:
-        proof = soundness.Proof(repo, exercises, Path(scratch), mutate=args.mutate, workers=max(1, args.workers))
+        proof = soundness.Proof(repo, exercises, Path(scratch), mutate=mutate, workers=max(1, workers))
         try:
             for entry in proof.edited:
                 _say(f"note: exercises/{entry.path} differs from its staged version; the proof checks the staged "
                      f"stub (`git add` it to check your edit)")
             proof.start()
             _say(f"checking {len(exercises)} exercise{'s' * (len(exercises) != 1)}: {len(proof.futures)} gradings, "
-                 f"{max(1, args.workers)} at a time" + (f", {len(proof.derived)} derived mutants" if args.mutate
+                 f"{max(1, workers)} at a time" + (f", {len(proof.derived)} derived mutants" if mutate
                                                         else ""))
             proof.wait(_progress())
-            results = [_judge(proof, entry, args.mutate) for entry in exercises]
+            results = [_judge(proof, entry, mutate) for entry in exercises]
         finally:
             proof.close()
     seconds = time.monotonic() - start
     for result in results:
-        _print_result(result, args.mutate)
+        _print_result(result, mutate)
     unsound = [r for r in results if r["problems"]]
     survivors = [s for r in results for s in r.get("survivors", [])]
     summary = (f"{len(results)} exercise{'s' * (len(results) != 1)}: {len(results) - len(unsound)} sound, "
                f"{len(unsound)} unsound")
-    if args.mutate:
+    if mutate:
         made = sum(len(r["mutants"]) for r in results)
         equivalent = sum(1 for r in results for m in r["mutants"] if m["status"] == soundness.EQUIVALENT)
         summary += (f"; {made} derived mutants, {len(survivors)} survive every check"
@@ -119,13 +91,13 @@ def check_command(args: argparse.Namespace) -> int:
                     + f"; {sum(r['mutate_seconds'] for r in results):.0f} s of checks on them, "
                       f"{sum(r['mutate_seconds'] for r in results) / max(1, len(results)):.1f} s per exercise")
     _say("", f"{summary}; {seconds:.0f} s")
-    if args.report:
-        write_atomically(Path(args.report), json.dumps({"seconds": round(seconds, 1), "exercises": results},
+    if report:
+        write_atomically(Path(report), json.dumps({"seconds": round(seconds, 1), "exercises": results},
                                                        indent=2) + "\n")
-    if args.survivors:
+    if survivors:
         for result in results:
             for survivor in result.get("survivors", []):
-                write_atomically(Path(args.survivors) / result["id"] / f"{_file_name(survivor['name'])}.py",
+                write_atomically(Path(survivors) / result["id"] / f"{_file_name(survivor['name'])}.py",
                                  survivor["source"])
     return 1 if unsound or survivors else 0
 
@@ -135,7 +107,7 @@ def _file_name(mutant: str) -> str:
 
 
 def _judge(proof, entry, mutate: bool) -> dict:
-    from grader import soundness
+    from grader.course import soundness  # imports the grading engine: only when a check runs
 
     found = soundness.problems(proof, entry)
     kept = {kind: sum(1 for v in proof.variants[kind] if v.exercise == entry) for kind in soundness.KINDS}
@@ -201,39 +173,13 @@ def _say(*lines: str) -> None:
 KINDS = ("fill-in", "fix-it")
 
 
-def _new_parser(commands) -> None:
-    parser = commands.add_parser("new", help="write a new exercise: stub, checks, solution, variants, manifest "
-                                             "entry (instructors)",
-                                 description="Write a new exercise into the course: the stub with a lesson and a "
-                                             "task, its check file, the reference solution, a variants folder with "
-                                             "a mimic and a mutant, and its manifest entry after the last exercise "
-                                             "of its topic. The files hold a small working kata (a function jitted "
-                                             "once for any factor) that `grader check ID` proves sound: rewrite "
-                                             "them into yours.")
-    _example(parser, "grader new attention-1 --topic attention --file causal_mask",
-             "grader new at-6 --kind fix-it --points 2     # the at_updates topic, from the id's prefix",
-             "grader check attention-1                     # then prove it sound")
-    parser.add_argument("id", help="the new exercise's id, like 'attention-1' (<prefix>-<n>, n the next number)")
-    parser.add_argument("--topic", help="its topic (default: the topic of the id's prefix, or a new topic named "
-                                        "after the prefix)")
-    parser.add_argument("--kind", choices=KINDS, default="fill-in",
-                        help="fill-in (the learner replaces a TODO) or fix-it (the learner fixes a classic bug); "
-                             "default %(default)s")
-    parser.add_argument("--points", type=int, default=1, help="points it earns, 1 to 5 (default %(default)s)")
-    parser.add_argument("--file", metavar="IDEA", help="its file name, after the idea, like 'causal_mask' "
-                                                        "(default: the id with _ for -)")
-    parser.add_argument("--repo", type=Path, metavar="DIR",
-                        help="the course checkout to write into (default: the one you are in, else the one the "
-                             "grader was installed from)")
-    parser.set_defaults(run=new_command)
-
-
-def new_command(args: argparse.Namespace) -> int:
-    repo = _repo(args)
-    plan = plan_exercise(repo, args.id, topic=args.topic, kind=args.kind, points=args.points, idea=args.file)
+def new_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kind: str = "fill-in",
+                 points: int = 1, idea: str | None = None) -> int:
+    """Write exercise `exercise_id` into the course at `repo` (plan_exercise says what), and what next."""
+    plan = plan_exercise(repo, exercise_id, topic=topic, kind=kind, points=points, idea=idea)
     write_plan(repo, plan)
     entry = plan.entry
-    _say(f"wrote {entry.id} ({args.kind}, {entry.points} point{'s' * (entry.points != 1)}), in teaching order "
+    _say(f"wrote {entry.id} ({kind}, {entry.points} point{'s' * (entry.points != 1)}), in teaching order "
          f"after {plan.after or 'the last exercise'}:")
     for rel in plan.files:
         _say(f"  {rel}")
@@ -266,8 +212,6 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                   points: int = 1, idea: str | None = None):
     """What `new` would write, checked against the course: a UsageProblem for a duplicate id or
     path, a misnumbered id, a topic whose ids use another prefix, or a bad name."""
-    from grader.core.manifest import MANIFEST_NAME
-
     manifest_path = repo / "exercises" / MANIFEST_NAME
     try:
         course = load_course(repo / "exercises")
@@ -317,7 +261,7 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
                             "A clearer pointer: the JAX idea or function involved (rewrite this hint).",
                             "The explicit fix, in code (rewrite this hint)."),
                      index=len(exercises))
-    from grader.soundness import VARIANTS
+    from grader.course.soundness import VARIANTS  # imports the grading engine: only when writing
 
     variants = (VARIANTS / path.removesuffix(".py")).as_posix()
     files = {f"exercises/{path}": _stub(entry, kind), f"exercises/{entry.check_path}": _checks(entry, kind),
@@ -367,8 +311,6 @@ def write_plan(repo: Path, plan: Plan) -> None:
 
 def _insert_entry(text: str, entry, after, *, new_topic: bool, folder: str) -> str:
     """The manifest text with `entry`'s table after `after`'s table (comments and layout kept)."""
-    from grader.core.manifest import entry_toml
-
     lines = text.splitlines(keepends=True)
     headers = [n for n, line in enumerate(lines) if re.match(r"^\s*\[\[\s*(exercise|assignment)\s*\]\]", line)]
     exercise_headers = [n for n in headers if "exercise" in lines[n]]
@@ -491,5 +433,3 @@ import jax
 def scale(x: jax.Array, factor: float) -> jax.Array:
     return x + factor
 '''
-
-PARSERS: list = [_new_parser, _check_parser]  # registered by grader.cli

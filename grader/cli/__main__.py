@@ -1,0 +1,7 @@
+"""`python -m grader.cli`: the `grader` command."""
+
+import sys
+
+from grader.cli import main
+
+sys.exit(main())
