@@ -73,6 +73,12 @@ class Session(Outgoing, Incoming):
             self.subject = None
             self.greeted = False
 
+    def replace(self) -> None:
+        """End the subject (it died, hung or refused) and start the next one now: it starts JAX while
+        the examiner reports the failure, instead of in the next check's wait."""
+        self.stop()
+        self.launch()
+
     def end_check(self) -> None:
         """Forget everything of the check that ended (the subject forgets its side at the next `load`)."""
         self.proxies.clear()
@@ -102,10 +108,10 @@ class Session(Outgoing, Incoming):
                 self.refused.append(failure.refused)
             if os.environ.get(DEBUG_ENV):
                 print(f"[katas] {body.get('op')} failed: {failure}", file=sys.stderr)
-            self.stop()
+            self.replace()
             raise
         except BaseException:
-            self.stop()  # interrupted mid-request (the check's time ran out): the subject may be stuck
+            self.replace()  # interrupted mid-request (the check's time ran out): the subject may be stuck
             raise
         self.round_trips += 1
         try:
@@ -113,10 +119,10 @@ class Session(Outgoing, Incoming):
         except WireError as error:
             if os.environ.get(DEBUG_ENV):
                 print(f"[katas] {body.get('op')} answer unreadable: {error}", file=sys.stderr)
-            self.stop()
+            self.replace()
             raise SubjectFailure(f"the submission's process sent an unreadable answer ({error})", "crash") from None
         if not isinstance(reply, dict) or "ok" not in reply:
-            self.stop()
+            self.replace()
             raise SubjectFailure("the submission's process sent an answer of the wrong shape", "crash")
         self._apply_effects(reply.get("effects") or {}, memo)
         if not reply["ok"]:
