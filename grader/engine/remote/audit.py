@@ -77,8 +77,13 @@ def install(report_fd: int, protected: tuple[int, ...]) -> None:
     protected_fds = frozenset(protected)
 
     def hook(event: str, args: tuple) -> None:
-        if getattr(_state, "busy", False):
-            return  # the hook's own frame reads raise events too
+        judged = _judged.get(event)
+        if judged is None:
+            judged = _is_judged(event)
+            if len(_judged) < _MAX_KNOWN_EVENTS:  # `sys.audit` takes any name: the table stays bounded
+                _judged[event] = judged
+        if not judged or getattr(_state, "busy", False):
+            return  # most events (`id()` above all) are never refused; the hook's own frame reads raise some
         _state.busy = True
         try:
             why = _judge(event, args, protected_fds)
@@ -88,6 +93,18 @@ def install(report_fd: int, protected: tuple[int, ...]) -> None:
             _state.busy = False
 
     sys.addaudithook(hook)
+
+
+# event name -> whether `_judge` looks at it. Every `id()` call raises an event (the codec and JAX's
+# tracing make tens of thousands per check), so the others must cost one lookup, not a judgement.
+_judged: dict[str, bool] = {}
+_MAX_KNOWN_EVENTS = 4096
+_JUDGED_EVENTS = frozenset({"import", "open", "object.__getattr__", "object.__setattr__", *_ALWAYS,
+                            *_FROM_SUBMISSION, *_FROM_SUBMISSION_DIRECTLY})
+
+
+def _is_judged(event: str) -> bool:
+    return event in _JUDGED_EVENTS or event.startswith(tuple(_FROM_SUBMISSION_PREFIXES))
 
 
 def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:

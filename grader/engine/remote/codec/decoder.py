@@ -13,7 +13,7 @@ import jax
 import jax.numpy
 import numpy as np
 
-from grader.engine.remote.codec.wire import (J, SINGLETONS, VERSION, WireError, decode_dtype, protocol_transfers, qualified, trusted_class, unpack)
+from grader.engine.remote.codec.wire import (J, SINGLETONS, VERSION, WireError, decode_dtype, protocol_transfers, qualified, remember_serialized, trusted_class, unpack)
 
 
 # --- the decoder ----------------------------------------------------------------------------------
@@ -286,10 +286,13 @@ def _dec_shape_dtype(d: Decoder, v: list) -> Any:
 
 
 def _dec_exported(d: Decoder, v: list) -> Any:
+    data = d.blob(v[1])
     try:
-        return jax.export.deserialize(bytearray(d.blob(v[1])))
+        exported = jax.export.deserialize(bytearray(data))
     except Exception as error:  # noqa: BLE001 - a corrupt artifact is the sender's failure
         raise WireError(f"an exported program that does not deserialize ({type(error).__name__})") from None
+    remember_serialized(exported, bytes(data))
+    return exported
 
 
 def decode_array(d: Decoder, v: list) -> Any:

@@ -12,7 +12,7 @@ import jax
 import jax.numpy
 import numpy as np
 
-from grader.engine.remote.codec.wire import (BUILTIN_TYPES, J, SINGLETONS, VERSION, WireError, class_name, encode_dtype, is_scalar_type, pack, protocol_transfers, qualified, trusted_module)
+from grader.engine.remote.codec.wire import (BUILTIN_TYPES, J, SINGLETONS, VERSION, WireError, class_name, encode_dtype, is_scalar_type, known_serialized, pack, protocol_transfers, qualified, remember_serialized, trusted_module)
 
 
 # --- the encoder ----------------------------------------------------------------------------------
@@ -260,12 +260,18 @@ def _enc_jax(e: Encoder, v: Any) -> Any:
 def _serialized(exported: Any) -> bytes:
     """An exported program's bytes, with its derivatives up to the second where it has them (the
     receiver may differentiate it, or save it with its derivatives, as it could the original)."""
-    for order in (2, 1):
+    known = known_serialized(exported)
+    if known is not None:
+        return known
+    for order in (2, 1, 0):
         try:
-            return exported.serialize(vjp_order=order)
+            data = exported.serialize(vjp_order=order)
+            break
         except Exception:  # noqa: BLE001 - fewer derivatives, or none: still the program itself
-            continue
-    return exported.serialize()
+            if order == 0:
+                raise
+    remember_serialized(exported, data)
+    return data
 
 
 def encode_array(e: Encoder, v: jax.Array) -> list:

@@ -7,6 +7,7 @@ import importlib
 import json
 import struct
 import sys
+import weakref
 from typing import Any
 
 import jax
@@ -207,6 +208,23 @@ J = _Internals()
 
 
 # --- dtypes -------------------------------------------------------------------------------------
+
+
+# Exported programs by the bytes they crossed the wire as (or were first serialized to): serializing
+# one again with its derivatives lowers two more programs, and those bytes say the same. Held by
+# id with a weak reference, so an entry goes when its program does.
+_serialized_exports: dict[int, tuple[Any, bytes]] = {}
+
+
+def remember_serialized(exported: Any, data: bytes) -> None:
+    key = id(exported)
+    _serialized_exports[key] = (weakref.ref(exported, lambda _, key=key: _serialized_exports.pop(key, None)),
+                                data)
+
+
+def known_serialized(exported: Any) -> bytes | None:
+    found = _serialized_exports.get(id(exported))
+    return found[1] if found is not None and found[0]() is exported else None
 
 
 def encode_dtype(dtype: Any) -> Any:
