@@ -158,3 +158,56 @@ def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, 
     assert replaced, "the session let go of the subject and started the next one at once"
     if code == "refused":
         assert session.refused == ["walks the interpreter's objects (gc) (at x.py:3)"]
+
+
+# --- the subject host: every subject of a submission forked from one process -------------------------
+
+
+@pytest.fixture
+def subject_host(tmp_path):
+    """A subject host (grader.engine.remote.subject.host) on a socket, without a sandbox."""
+    import os
+    import socket
+    import subprocess
+
+    path = tmp_path / "subjects.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(str(path))
+    listener.listen(4)
+    host = subprocess.Popen([sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject.host",
+                             "--listen", str(listener.fileno())], pass_fds=(listener.fileno(),),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    listener.close()
+    yield path
+    host.kill()
+    host.wait()
+    assert not os.path.exists(f"/proc/{host.pid}")
+
+
+def test_subjects_forked_by_the_host_answer_side_by_side_and_end_when_let_go(tmp_path, subject_host):
+    import time
+
+    from grader.engine.remote.examiner import Session, SubjectFailure
+    from grader.engine.remote.examiner.process import HostedSubject
+    from grader.engine.remote.examiner.site import load
+    from grader.engine.remote.launch import SubjectConfig
+
+    config = SubjectConfig(submission=str(REPO_ROOT / "solutions"), host=str(subject_host), cwd=str(tmp_path),
+                           log=str(tmp_path / "log.txt"))
+    sessions = [Session(config), Session(config.with_devices(4))]
+    modules = [load(session, "01_purity/no_mutation.py", "no_mutation") for session in sessions]
+    assert all(isinstance(session.subject.process, HostedSubject) for session in sessions)
+    step = [module.sgd_update({"w": 1.0}, {"w": 0.5}, 0.1)["w"] for module in modules]
+    assert step == [pytest.approx(0.95)] * 2
+
+    stuck = sessions[1]
+    stuck.deadline = time.monotonic() + 1
+    with pytest.raises(SubjectFailure) as failure:
+        stuck.request("run", fn=time.sleep, args=(60,))
+    assert failure.value.code == "timeout"
+    assert modules[0].sgd_update({"w": 2.0}, {"w": 1.0}, 1.0)["w"] == pytest.approx(1.0)  # the other goes on
+
+    first = sessions[0].subject.process
+    sessions[0].stop()
+    assert first.returncode == -9  # the host killed it when the session let go, and said so
+    stuck.stop()

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import socket
+import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -145,6 +149,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
         # The examiner runs no submission code: it may read every warm program, sealed or not.
         examiner_sealed = {SEALED_CACHE_ENV: str(warm_cache / "sealed")} \
             if warm_cache is not None and shared_cache is None and (warm_cache / "sealed").is_dir() else {}
+        host = Path(scratch) / "subjects.sock"
+        subject_host = _start_subject_host(host, [part.workspace for part in parts], limits, isolation, readable,
+                                           writable, {**sealed_env, **(extra_env or {})}, shared_cache, user)
         for part in parts:
             workspace = part.workspace
             SubjectConfig(
@@ -152,7 +159,8 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                 prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
                                                               writable=workspace.subject_writable + writable)],
                 env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
-                cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes).save(workspace.subject_config)
+                cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes,
+                host=str(host) if subject_host is not None else None).save(workspace.subject_config)
 
         def run(part: _Part) -> RunResult:
             workspace = part.workspace
@@ -160,11 +168,14 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                               env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
                               user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source))
 
-        if len(parts) == 1:
-            runs = [run(parts[0])]
-        else:
-            with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-                runs = list(pool.map(run, parts))
+        try:
+            if len(parts) == 1:
+                runs = [run(parts[0])]
+            else:
+                with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+                    runs = list(pool.map(run, parts))
+        finally:
+            _stop(subject_host)
     report.forged_results = sum(r.forged for r in runs)
     report.round_trips = sum(r.round_trips for r in runs)
     if source is not None and source.is_dir():
@@ -230,6 +241,53 @@ def needs_device_helper(repo: Path, exercises: tuple[Exercise, ...]) -> frozense
             if path.is_file() and "on_devices(" in path.read_text(encoding="utf-8", errors="replace"):
                 found.add(entry.id)
     return frozenset(found)
+
+
+def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits, isolation: Isolation,
+                        readable: tuple[Path, ...], writable: tuple[Path, ...], env: dict[str, str],
+                        shared_cache: Path | None, user: str | None) -> subprocess.Popen | None:
+    """Start the submission's subject host (grader.engine.remote.subject.host) on a socket at `path`:
+    one sandbox, under the subjects' limits, that sees what each share's subject may, and forks
+    every subject of the submission. The socket listens before the host starts, so an examiner
+    can ask for a subject at once; nothing inside the sandbox can reach it. None where it cannot
+    start (a socket path too long, say): then each subject is a process of its own."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        try:
+            listener.bind(str(path))
+        except OSError:
+            return None
+        listener.listen(16)
+        first = workspaces[0]
+        others = tuple(w.subject_root for w in workspaces[1:])
+        every_writable = tuple(folder for w in workspaces for folder in w.subject_writable)
+        group = None
+        if user is not None:
+            import pwd
+
+            record = pwd.getpwnam(user)
+            os.chown(path, record.pw_uid, record.pw_gid)  # the examiners, run as the user, connect to it
+            group = record.pw_gid
+        command = [*limits.launcher(), *sandbox.command(isolation, first.subject_root, readable=readable + others,
+                                                        writable=every_writable + writable),
+                   sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject.host",
+                   "--listen", str(listener.fileno())]
+        with open(first.root / "host.log", "ab") as log:
+            return subprocess.Popen(command, pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, env={**first.subject_env(shared_cache), **env},
+                                    cwd=first.subject_root, start_new_session=True, user=user, group=group)
+    finally:
+        listener.close()  # the host holds it now
+
+
+def _stop(process: subprocess.Popen | None) -> None:
+    if process is None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    process.wait()
 
 
 def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,

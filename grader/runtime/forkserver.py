@@ -31,11 +31,11 @@ _client: _Client | None = None
 
 
 def start() -> bool:
-    """Fork the server now if it is safe (Linux, JAX not started, see _forkable); True if it runs."""
+    """Fork the server now if it is safe (Linux, JAX not started, see forkable); True if it runs."""
     global _client
     if _client is not None and _client.alive():
         return True
-    if not sys.platform.startswith("linux") or os.environ.get(DISABLE_ENV) or not _forkable():
+    if not sys.platform.startswith("linux") or os.environ.get(DISABLE_ENV) or not forkable():
         return False
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = os.fork()
@@ -64,7 +64,7 @@ def fork(entry: Callable[..., int | None], args: list, *, env: dict, fds: tuple[
     return _client.fork(request, fds)
 
 
-def _forkable() -> bool:
+def forkable() -> bool:
     """No thread that a fork would cut in half: no Python thread but this one, JAX not started, and
     no named native thread (XLA and gRPC name theirs). numpy's BLAS keeps an unnamed pool that
     handles a fork itself."""

@@ -19,6 +19,7 @@ class SubjectConfig:
     devices: int = 8
     log: str | None = None  # where its own output goes (a file), for crash reasons
     memory_bytes: int = 0  # its memory limit, for the message when it is exceeded
+    host: str | None = None  # the socket of the submission's subject host, which forks subjects (subject.host)
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(dataclasses.asdict(self)), encoding="utf-8")

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import select
+import socket
 import subprocess
 import sys
 import threading
+import time
+from typing import Any
 
 from grader.checks.core import KataFailure
 from grader.engine.remote.codec import WireError
@@ -43,10 +48,12 @@ class Subject:
                    "--devices", str(config.devices), "--submission", config.submission,
                    "--fds", ",".join(str(fd) for fd in fds)]
         try:
-            self.process = subprocess.Popen(
-                command, pass_fds=fds, stdin=subprocess.DEVNULL, stdout=self._log or subprocess.DEVNULL,
-                stderr=subprocess.STDOUT if self._log else subprocess.DEVNULL, env=config.env, cwd=config.cwd,
-                start_new_session=True)
+            self.process = _hosted(config, fds, self._log) if config.host else None
+            if self.process is None:
+                self.process = subprocess.Popen(
+                    command, pass_fds=fds, stdin=subprocess.DEVNULL, stdout=self._log or subprocess.DEVNULL,
+                    stderr=subprocess.STDOUT if self._log else subprocess.DEVNULL, env=config.env,
+                    cwd=config.cwd, start_new_session=True)
         finally:
             for fd in fds:
                 os.close(fd)
@@ -120,7 +127,9 @@ class Subject:
         return self._log.read().decode(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
+        if isinstance(self.process, HostedSubject):
+            self.process.end()
+        elif self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, 9)
             except (ProcessLookupError, PermissionError):
@@ -132,6 +141,66 @@ class Subject:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+class HostedSubject:
+    """A subject forked by the submission's subject host (grader.engine.remote.subject.host), held
+    as a `subprocess.Popen` is: the host says on the connection when it started and when it ended,
+    and letting go of the connection ends it."""
+
+    def __init__(self, connection: socket.socket) -> None:
+        self.connection, self.pid, self.returncode = connection, None, None
+
+    def poll(self) -> int | None:
+        while self.returncode is None and select.select([self.connection], [], [], 0)[0]:
+            self._read()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.connection], [], [], left)[0]:
+                raise subprocess.TimeoutExpired("subject", timeout or 0)
+            self._read()
+        return self.returncode
+
+    def end(self) -> None:
+        """Let go: the host kills the subject and its processes, and says so."""
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_WR)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.wait(10)
+        self.connection.close()
+
+    def _read(self) -> None:
+        try:
+            message = json.loads(self.connection.recv(4096) or b'{"exit": -9}')  # EOF: the host is gone
+            if "pid" in message:
+                self.pid = int(message["pid"])
+            if "exit" in message:
+                self.returncode = int(message["exit"])
+        except (OSError, ValueError, TypeError):
+            self.returncode = -9
+
+
+def _hosted(config: SubjectConfig, fds: tuple[int, ...], log: Any) -> HostedSubject | None:
+    """A subject forked by the submission's host, asked for without waiting for it (as a new process
+    is); None if the host cannot be reached: then a subject of its own is started."""
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    output = log.fileno() if log is not None else os.open(os.devnull, os.O_WRONLY)
+    try:
+        connection.connect(config.host)
+        request = {"devices": config.devices, "submission": config.submission, "cwd": config.cwd or os.getcwd(),
+                   "env": config.env if config.env is not None else dict(os.environ)}
+        socket.send_fds(connection, [json.dumps(request).encode()], [*fds, output])
+        return HostedSubject(connection)
+    except OSError:
+        connection.close()
+        return None
+    finally:
+        if log is None:
+            os.close(output)
 
 
 PIPE_BYTES = 1 << 20  # Linux's limit for a user's pipe: a jaxpr or a batch of arrays in one write

@@ -60,25 +60,38 @@ def main(argv: list[str] | None = None) -> None:
     from grader.core.limits import die_with_parent
 
     die_with_parent()
+    import_before_start()
+    serve(args.devices, Path(args.submission), requests, replies, audit_fd)
+
+
+def import_before_start() -> None:
+    """What every subject imports before JAX starts (a subject host does this once for all)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import jax  # noqa: F401 - imported, not started: the multi-process checks' fork server copies this process
 
+    import grader.checks  # noqa: F401 - most of what `_prepare` needs, imported while forking is safe
+
+
+def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd: int) -> None:
+    """Start JAX with `devices`, get ready, install the audit hook and answer requests until the
+    examiner lets go; never returns."""
     from grader.checks import site
     from grader.runtime import forkserver
-    from grader.runtime.jaxsetup import configure_jax
+    from grader.runtime.jaxsetup import configure_jax, settle_after_start
 
     site.add_protocol_folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the wall: codec and server
     forkserver.start()
-    configure_jax(args.devices)
+    configure_jax(devices)
     from grader.engine.warm import maybe_record_compiles
 
     maybe_record_compiles()  # only in `grader warm`'s trusted run
-    server = Server(Path(args.submission), args.devices, requests, replies)
+    server = Server(submission, devices, requests, replies)
     from grader.engine.remote import audit
 
     _listen_to_compiles(server)
     _prepare()
     server.tripwires = audit.Tripwires.of_grader_and_jax()
+    settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     server.serve()
     sys.stdout.flush()
