@@ -1,5 +1,6 @@
 """`python -I -B -m grader.engine.remote.subject --devices N --submission DIR --fds IN,OUT,AUDIT`:
-start JAX, import what the requests need, install the audit hook and serve."""
+start JAX, import what the requests need, install the audit hook and serve. (Under `grader grade` a
+subject is forked from the submission's subject host instead, and starts at `serve`: see host.py.)"""
 
 from __future__ import annotations
 
