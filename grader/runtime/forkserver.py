@@ -23,7 +23,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 DISABLE_ENV = "KATAS_NO_FORKSERVER"
 
@@ -208,6 +208,12 @@ def _serve(sock: socket.socket) -> None:
 
 
 def _report_ended(sock: socket.socket) -> None:
+    for pid, code in ended_children():
+        sock.send(json.dumps({"ended": pid, "code": code}).encode())
+
+
+def ended_children() -> Iterator[tuple[int, int]]:
+    """Reap the children that ended: (pid, exit code as `subprocess` gives it) for each, without waiting."""
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -215,7 +221,7 @@ def _report_ended(sock: socket.socket) -> None:
             return
         if pid == 0:
             return
-        sock.send(json.dumps({"ended": pid, "code": os.waitstatus_to_exitcode(status)}).encode())
+        yield pid, os.waitstatus_to_exitcode(status)
 
 
 def _die_with_parent() -> None:

@@ -165,16 +165,12 @@ def _end(pid: int | None, connection_of: dict[int, socket.socket]) -> None:
 
 
 def _reap(connection_of: dict[int, socket.socket]) -> None:
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    from grader.runtime.forkserver import ended_children
+
+    for pid, code in ended_children():
         connection = connection_of.pop(pid, None)
         if connection is not None:
-            _send(connection, {"exit": os.waitstatus_to_exitcode(status)})
+            _send(connection, {"exit": code})
 
 
 def _send(connection: socket.socket, message: dict) -> None:
