@@ -207,11 +207,16 @@ class Tripwires:
     the first request and compared after each, by identity."""
 
     def __init__(self, owners: list[Any]) -> None:
-        self._watched = []  # (owner, its watched names, their values then)
+        # One flat list of (where to look, name, value then): compared in C after every request.
+        self._lookups, self._names, self._before, self._owners = [], [], [], []
         for owner in owners:
-            kept = {name: value for name, value in vars(owner).items()
+            space = vars(owner)  # a module's own dict, or a live view of a class's
+            kept = {name: value for name, value in space.items()
                     if callable(value) and not isinstance(value, type(sys))}
-            self._watched.append((owner, tuple(kept), tuple(kept.values())))
+            self._lookups += [space.get] * len(kept)
+            self._names += kept
+            self._before += kept.values()
+            self._owners += [getattr(owner, "__name__", owner)] * len(kept)
         from jax._src import monitoring
 
         self._listeners = list(getattr(monitoring, "_event_duration_secs_listeners", []))
@@ -230,11 +235,10 @@ class Tripwires:
         return Tripwires(grader + [jax, jax.monitoring, monitoring, jax.Array, array.ArrayImpl, core.Tracer])
 
     def changed(self) -> str:
-        for owner, names, before in self._watched:
-            now = tuple(map(vars(owner).get, names))  # compared in C: this runs after every request
-            if any(map(operator.is_not, now, before)):
-                name = next(name for name, a, b in zip(names, now, before) if a is not b)
-                return f"replaced {getattr(owner, '__name__', owner)}.{name}"
+        now = list(map(operator.call, self._lookups, self._names))
+        if any(map(operator.is_not, now, self._before)):
+            at = next(i for i, (a, b) in enumerate(zip(now, self._before)) if a is not b)
+            return f"replaced {self._owners[at]}.{self._names[at]}"
         from jax._src import monitoring
 
         listeners = getattr(monitoring, "_event_duration_secs_listeners", [])

@@ -3,6 +3,7 @@ and dtypes."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import struct
@@ -100,6 +101,7 @@ def class_name(kind: Any) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # asked of every object the codec meets: a few hundred names in all
 def trusted_module(name: str) -> bool:
     return any(name == top or name.startswith(top + ".") for top in TRUSTED_MODULES)
 
@@ -140,6 +142,7 @@ class Singletons:
         self._kept: list[Any] = []  # every named object, held so that no other object takes its id
         self._found: dict[str, Any] = {}  # name -> object, for the names already looked up
         self._seen_modules = 0
+        self._modules_then: tuple[int, Any] = (0, None)
 
     @staticmethod
     def _eligible(value: Any) -> bool:
@@ -148,6 +151,11 @@ class Singletons:
                 and (isinstance(value, J.core.Primitive) or not callable(value)))
 
     def _scan(self) -> None:
+        # Cheap first: the same count and newest entry means nothing was imported since the last scan.
+        state = (len(sys.modules), next(reversed(sys.modules), None))
+        if state == self._modules_then:
+            return
+        self._modules_then = state
         modules = [m for name, m in list(sys.modules.items())
                    if m is not None and (name == "jax" or name.startswith(("jax.", "jaxlib.")))]
         if len(modules) == self._seen_modules:
