@@ -165,7 +165,8 @@ def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, 
 
 @pytest.fixture
 def subject_host(tmp_path):
-    """A subject host (grader.engine.remote.subject.host) on a socket, without a sandbox."""
+    """A subject host (grader.engine.remote.subject.host) on a socket, without a sandbox; the test
+    holds its lifeline."""
     import os
     import socket
     import subprocess
@@ -174,14 +175,19 @@ def subject_host(tmp_path):
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(str(path))
     listener.listen(4)
+    lifeline_read, lifeline_write = os.pipe()
     host = subprocess.Popen([sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject.host",
-                             "--listen", str(listener.fileno())], pass_fds=(listener.fileno(),),
+                             "--listen", str(listener.fileno()), "--lifeline", str(lifeline_read)],
+                            pass_fds=(listener.fileno(), lifeline_read),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     listener.close()
-    yield path
+    os.close(lifeline_read)
+    host.socket_path, host.lifeline = path, lifeline_write
+    yield host
     host.kill()
     host.wait()
-    assert not os.path.exists(f"/proc/{host.pid}")
+    if host.lifeline is not None:
+        os.close(host.lifeline)
 
 
 def test_subjects_forked_by_the_host_answer_side_by_side_and_end_when_let_go(tmp_path, subject_host):
@@ -192,8 +198,8 @@ def test_subjects_forked_by_the_host_answer_side_by_side_and_end_when_let_go(tmp
     from grader.engine.remote.examiner.site import load
     from grader.engine.remote.launch import SubjectConfig
 
-    config = SubjectConfig(submission=str(REPO_ROOT / "solutions"), host=str(subject_host), cwd=str(tmp_path),
-                           log=str(tmp_path / "log.txt"))
+    config = SubjectConfig(submission=str(REPO_ROOT / "solutions"), host=str(subject_host.socket_path),
+                           cwd=str(tmp_path), log=str(tmp_path / "log.txt"))
     sessions = [Session(config), Session(config.with_devices(4))]
     modules = [load(session, "01_purity/no_mutation.py", "no_mutation") for session in sessions]
     assert all(isinstance(session.subject.process, HostedSubject) for session in sessions)
@@ -211,3 +217,22 @@ def test_subjects_forked_by_the_host_answer_side_by_side_and_end_when_let_go(tmp
     sessions[0].stop()
     assert first.returncode == -9  # the host killed it when the session let go, and said so
     stuck.stop()
+
+
+def test_the_host_and_its_subjects_end_when_the_grader_does(tmp_path, subject_host):
+    """A grader killed mid-grade (a batch worker, say) leaves no host behind: its end of the lifeline
+    closes, and the host ends its subjects and itself."""
+    import os
+
+    from grader.engine.remote.examiner import Session
+    from grader.engine.remote.launch import SubjectConfig
+
+    session = Session(SubjectConfig(submission=str(REPO_ROOT / "solutions"), host=str(subject_host.socket_path),
+                                    cwd=str(tmp_path)))
+    session.start()
+    subject = session.subject.process
+    os.close(subject_host.lifeline)
+    subject_host.lifeline = None
+    assert subject_host.wait(timeout=10) == 0
+    assert subject.wait(timeout=10) is not None  # and the subject went with it
+    session.stop()

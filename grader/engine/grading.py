@@ -243,19 +243,27 @@ def needs_device_helper(repo: Path, exercises: tuple[Exercise, ...]) -> frozense
     return frozenset(found)
 
 
+@dataclass
+class _SubjectHost:
+    process: subprocess.Popen
+    lifeline: int  # the write end of a pipe the host watches: when this process is gone, so is the host
+
+
 def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits, isolation: Isolation,
                         readable: tuple[Path, ...], writable: tuple[Path, ...], env: dict[str, str],
-                        shared_cache: Path | None, user: str | None) -> subprocess.Popen | None:
+                        shared_cache: Path | None, user: str | None) -> _SubjectHost | None:
     """Start the submission's subject host (grader.engine.remote.subject.host) on a socket at `path`:
     one sandbox, under the subjects' limits, that sees what each share's subject may, and forks
     every subject of the submission. The socket listens before the host starts, so an examiner
     can ask for a subject at once; nothing inside the sandbox can reach it. None where it cannot
     start (a socket path too long, say): then each subject is a process of its own."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    lifeline_read, lifeline_write = os.pipe()
     try:
         try:
             listener.bind(str(path))
         except OSError:
+            os.close(lifeline_write)
             return None
         listener.listen(16)
         first = workspaces[0]
@@ -271,23 +279,30 @@ def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits,
         command = [*limits.launcher(), *sandbox.command(isolation, first.subject_root, readable=readable + others,
                                                         writable=every_writable + writable),
                    sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject.host",
-                   "--listen", str(listener.fileno())]
+                   "--listen", str(listener.fileno()), "--lifeline", str(lifeline_read)]
         with open(first.root / "host.log", "ab") as log:
-            return subprocess.Popen(command, pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, env={**first.subject_env(shared_cache), **env},
-                                    cwd=first.subject_root, start_new_session=True, user=user, group=group)
+            process = subprocess.Popen(
+                command, pass_fds=(listener.fileno(), lifeline_read), stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, env={**first.subject_env(shared_cache), **env}, cwd=first.subject_root,
+                start_new_session=True, user=user, group=group)
+        return _SubjectHost(process, lifeline_write)
+    except BaseException:
+        os.close(lifeline_write)
+        raise
     finally:
         listener.close()  # the host holds it now
+        os.close(lifeline_read)
 
 
-def _stop(process: subprocess.Popen | None) -> None:
-    if process is None:
+def _stop(host: _SubjectHost | None) -> None:
+    if host is None:
         return
+    os.close(host.lifeline)
     try:
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(host.process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
-        process.kill()
-    process.wait()
+        host.process.kill()
+    host.process.wait()
 
 
 def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,

@@ -36,6 +36,8 @@ _forkable = False  # whether this process can fork safely (see grader.runtime.fo
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.engine.remote.subject.host")
     parser.add_argument("--listen", type=int, required=True, help="the listening socket's descriptor")
+    parser.add_argument("--lifeline", type=int, required=True,
+                        help="a pipe's read end whose writer is the grader: at its end the host ends")
     args = parser.parse_args(argv)
     from grader.core.limits import die_with_parent
     from grader.engine.remote.subject.__main__ import import_before_start
@@ -49,14 +51,18 @@ def main(argv: list[str] | None = None) -> None:
     _forkable = (sys.platform.startswith("linux") and not os.environ.get(forkserver.DISABLE_ENV)
                  and forkserver.forkable())
     listener = socket.socket(fileno=args.listen)
-    _serve(listener)
+    _serve(listener, args.lifeline)
 
 
-def _serve(listener: socket.socket) -> None:
+def _serve(listener: socket.socket, lifeline: int) -> None:
     subject_of: dict[socket.socket, int | None] = {}  # connection -> its subject's pid (None: not yet)
     connection_of: dict[int, socket.socket] = {}
     while True:
-        ready, _, _ = select.select([listener, *subject_of], [], [], 0.05)
+        ready, _, _ = select.select([listener, lifeline, *subject_of], [], [], 0.05)
+        if lifeline in ready:  # the grader is gone (it died, or was killed with its batch): so are we
+            for pid in list(connection_of):
+                _end(pid, connection_of)
+            os._exit(0)
         for sock in ready:
             if sock is listener:
                 connection, _ = listener.accept()
