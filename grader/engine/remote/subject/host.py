@@ -1,4 +1,4 @@
-"""`python -I -B -m grader.engine.remote.subject.host --listen FD`: one submission's subject host.
+"""`python -I -B -m grader.engine.remote.subject.host --listen FD --lifeline FD`: a submission's subject host.
 
 Every subject of a graded submission (one per share of its exercises, the
 helpers' subjects with other device counts, and the fresh one after a crash)
@@ -14,7 +14,9 @@ subject needs (its device count, submission folder, working folder and
 environment) with its three pipes and its log. The host answers with the
 subject's pid, and with its exit status when it ends. When the examiner lets
 go of the connection (it stopped the subject, or died), the host kills the
-subject and everything it started.
+subject and everything it started. When the grader's end of the lifeline pipe
+closes (the grader finished, or was killed), the host ends its subjects and
+itself.
 """
 
 from __future__ import annotations
