@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from grader.core.limits import Limits
 from grader.core.manifest import Exercise, load_manifest
 from grader.engine.remote.launch import SubjectConfig
 from grader.engine import sandbox
-from grader.engine.runner import CheckResult, RunResult, run_checks
+from grader.engine.runner import CheckResult, RunResult, run_checks, start_examiners
 from grader.engine.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.engine.scan import Flag, scan_files, scan_planted
 from grader.runtime.jaxsetup import N_DEVICES, SEALED_CACHE_ENV
@@ -124,58 +125,62 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
         if user is not None:
             os.chmod(scratch, 0o755)  # temporary folders start private to their owner
         parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
-        copied = Copied()
-        for part in parts:
-            part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
-            copied.files += found.files
-            copied.refused.update(found.refused)
-        sealed = _sealed_programs(warm_cache, shared_cache, isolation, user)
-        for part in parts:
-            if warm_cache is not None and sealed is None:
-                _warm(part.workspace, shared_cache, warm_cache)
-            if user is not None:
-                _hand_over(part.workspace, user)
-        flags = {}
-        for part in parts:
-            flags.update(scan_files(part.workspace.submission, [f for f in copied.files
-                                                                 if any(e.path == f for e in part.exercises)]))
-        writable, readable, sealed_env = (), (), {}
-        if sealed is not None:
-            readable, sealed_env = (sealed,), {SEALED_CACHE_ENV: str(sealed)}
-        if shared_cache is not None:
-            shared = Path(shared_cache) / "jax-katas" / "xla"
-            shared.mkdir(parents=True, exist_ok=True)
-            writable = (shared,)
-        # The examiner runs no submission code: it may read every warm program, sealed or not.
-        examiner_sealed = {SEALED_CACHE_ENV: str(warm_cache / "sealed")} \
-            if warm_cache is not None and shared_cache is None and (warm_cache / "sealed").is_dir() else {}
-        host = Path(scratch) / "subjects.sock"
-        subject_host = _start_subject_host(host, [part.workspace for part in parts], limits, isolation, readable,
-                                           writable, {**sealed_env, **(extra_env or {})}, shared_cache, user)
-        for part in parts:
-            workspace = part.workspace
-            SubjectConfig(
-                submission=str(workspace.submission), devices=N_DEVICES, log=str(workspace.root / "subject.log"),
-                prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
-                                                              writable=workspace.subject_writable + writable)],
-                env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
-                cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes,
-                host=str(host) if subject_host is not None else None).save(workspace.subject_config)
+        with ExitStack() as stack:
+            # The examiners' fork server imports while the workspaces are laid out.
+            examiners = start_examiners(limits, {**Workspace(Path(scratch)).env(shared_cache),
+                                                 **_examiner_sealed(warm_cache, shared_cache), **(extra_env or {})},
+                                        Path(scratch), user)
+            if examiners is not None:
+                stack.callback(examiners.stop)
+            copied = Copied()
+            for part in parts:
+                part.workspace, found = build_workspace(part.root, repo, part.exercises, source)
+                copied.files += found.files
+                copied.refused.update(found.refused)
+            sealed = _sealed_programs(warm_cache, shared_cache, isolation, user)
+            for part in parts:
+                if warm_cache is not None and sealed is None:
+                    _warm(part.workspace, shared_cache, warm_cache)
+                if user is not None:
+                    _hand_over(part.workspace, user)
+            flags = {}
+            for part in parts:
+                flags.update(scan_files(part.workspace.submission, [f for f in copied.files
+                                                                     if any(e.path == f for e in part.exercises)]))
+            writable, readable, sealed_env = (), (), {}
+            if sealed is not None:
+                readable, sealed_env = (sealed,), {SEALED_CACHE_ENV: str(sealed)}
+            if shared_cache is not None:
+                shared = Path(shared_cache) / "jax-katas" / "xla"
+                shared.mkdir(parents=True, exist_ok=True)
+                writable = (shared,)
+            examiner_sealed = _examiner_sealed(warm_cache, shared_cache)
+            host = Path(scratch) / "subjects.sock"
+            subject_host = _start_subject_host(host, [part.workspace for part in parts], limits, isolation, readable,
+                                               writable, {**sealed_env, **(extra_env or {})}, shared_cache, user)
+            stack.callback(_stop, subject_host)
+            for part in parts:
+                workspace = part.workspace
+                SubjectConfig(
+                    submission=str(workspace.submission), devices=N_DEVICES, log=str(workspace.root / "subject.log"),
+                    prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
+                                                                  writable=workspace.subject_writable + writable)],
+                    env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
+                    cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes,
+                    host=str(host) if subject_host is not None else None).save(workspace.subject_config)
 
-        def run(part: _Part) -> RunResult:
-            workspace = part.workspace
-            return run_checks(workspace, workspace.check_paths(part.exercises), limits,
-                              env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
-                              user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source))
+            def run(part: _Part) -> RunResult:
+                workspace = part.workspace
+                return run_checks(workspace, workspace.check_paths(part.exercises), limits,
+                                  env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
+                                  user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source),
+                                  examiners=examiners)
 
-        try:
             if len(parts) == 1:
                 runs = [run(parts[0])]
             else:
                 with ThreadPoolExecutor(max_workers=len(parts)) as pool:
                     runs = list(pool.map(run, parts))
-        finally:
-            _stop(subject_host)
     report.forged_results = sum(r.forged for r in runs)
     report.round_trips = sum(r.round_trips for r in runs)
     if source is not None and source.is_dir():
@@ -303,6 +308,13 @@ def _stop(host: _SubjectHost | None) -> None:
     except (ProcessLookupError, PermissionError):
         host.process.kill()
     host.process.wait()
+
+
+def _examiner_sealed(warm_cache: Path | None, shared_cache: Path | None) -> dict[str, str]:
+    """The examiner runs no submission code: it may read every warm program, sealed or not."""
+    if warm_cache is not None and shared_cache is None and (warm_cache / "sealed").is_dir():
+        return {SEALED_CACHE_ENV: str(warm_cache / "sealed")}
+    return {}
 
 
 def _sealed_programs(warm_cache: Path | None, shared_cache: Path | None, isolation: Isolation,

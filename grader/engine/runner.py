@@ -24,6 +24,7 @@ import os
 import queue
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 
 from grader.core.limits import Limits
 from grader.engine.workspace import Workspace
+from grader.runtime import forkserver
 
 
 @dataclass
@@ -78,19 +80,103 @@ _OUT_OF_MEMORY = ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of me
                   "Cannot allocate memory")
 
 
-def pytest_command(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
-    """The examiner's command line (the subject's is in the workspace's subject.json)."""
-    return [*limits.launcher(), sys.executable, "-I", "-B", "-m", "pytest",
-            "-c", str(workspace.config), "--rootdir", str(workspace.root),
+def pytest_arguments(workspace: Workspace, limits: Limits, args: list[str]) -> list[str]:
+    """The examiner's pytest arguments (the subject's command is in the workspace's subject.json)."""
+    return ["-c", str(workspace.config), "--rootdir", str(workspace.root),
             "-p", "grader.plugin", "-p", "pytest_timeout", "-q", "--no-header",
             "--target", str(workspace.submission), "--kata-channel", "{handshake_fd}",
             "--kata-subject", str(workspace.subject_config),
             "--timeout", str(limits.check_seconds), "--check-timeout", str(limits.check_seconds), *args]
 
 
+class Examiners:
+    """A fork server (grader.runtime.forkserver) for one submission's examiners.
+
+    Every examiner imports the same things before it reads a check: JAX,
+    pytest, the plugin and chex, about 1.4 s of CPU. The server imports them
+    once, under the examiners' limits and user, while the grader lays out the
+    workspaces, and forks each examiner (each share's, and a fresh one after a
+    crash) from itself. It never imports a check or the submission, and holds
+    no key: each examiner reads its own from its handshake pipe, as before.
+    """
+
+    def __init__(self, client: forkserver.Client, process: subprocess.Popen) -> None:
+        self.client, self.process = client, process
+
+    def fork(self, args: list[str], cwd: Path, env: dict[str, str], pipes: tuple[int, ...],
+             output: int) -> forkserver.Forked | None:
+        """An examiner running pytest with `args` in `cwd`, holding `pipes` at the same numbers as here
+        and writing its output to `output`; None if the server is gone."""
+        return self.client.fork(examine, [args, str(cwd), list(pipes)], env=env, fds=(*pipes, output),
+                                session=True)
+
+    def stop(self) -> None:
+        self.client.close()  # the server ends, and every examiner it forked with it
+        self.process.kill()
+        self.process.wait()
+
+
+def start_examiners(limits: Limits, env: dict[str, str], cwd: Path, user: str | None) -> Examiners | None:
+    """Start the examiners' fork server; None where there is none to start (not Linux, or
+    KATAS_NO_FORKSERVER): each examiner is then a new interpreter. A server that cannot fork safely
+    after its preload exits at once, and its forks return None."""
+    if not sys.platform.startswith("linux") or os.environ.get(forkserver.DISABLE_ENV):
+        return None
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        process = subprocess.Popen(
+            [*limits.launcher(), sys.executable, "-I", "-B", "-m", "grader.runtime.forkserver",
+             "--socket", str(theirs.fileno()), "--preload", f"{__name__}:{preload.__name__}"],
+            cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=(theirs.fileno(),), start_new_session=True, user=user, group=_group_of(user))
+    except BaseException:
+        ours.close()
+        raise
+    finally:
+        theirs.close()
+    return Examiners(forkserver.Client(ours, process.pid), process)
+
+
+def preload() -> None:
+    """What every examiner imports before its first check (in the examiners' fork server)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the plugin sets it, before NumPy loads
+    import chex  # noqa: F401
+    import jax.numpy  # noqa: F401
+    import pytest  # noqa: F401
+    import pytest_timeout  # noqa: F401
+    from _pytest import config, main, python, runner, terminal  # noqa: F401
+
+    import grader.checks  # noqa: F401
+    import grader.engine.remote.examiner  # noqa: F401
+    import grader.plugin  # noqa: F401
+    from grader.runtime.jaxsetup import import_lowering
+
+    import_lowering()
+
+
+def examine(args: list[str], cwd: str, numbers: list[int], *handed: int) -> int:
+    """An examiner forked from the server: `python -I -B -m pytest ARGS` in `cwd`, its pipes moved to
+    the numbers the grader knows them by."""
+    import atexit
+
+    import pytest
+
+    moved = [os.dup(fd) for fd in handed]  # off the wanted numbers first: one may hold another's
+    for fd in handed:
+        os.close(fd)
+    for fd, number in zip(moved, numbers):
+        os.dup2(fd, number)
+        os.close(fd)
+    os.chdir(cwd)
+    sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *args]
+    code = pytest.console_main()
+    atexit._run_exitfuncs()  # as an interpreter's exit would (a grading examiner ends in the plugin)
+    return code
+
+
 def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
                env: dict[str, str] | None = None, user: str | None = None,
-               restore: Callable[[], object] = lambda: None) -> RunResult:
+               restore: Callable[[], object] = lambda: None, examiners: Examiners | None = None) -> RunResult:
     """Run the checks in `paths` (relative to the workspace); every collected check ends with a result.
 
     The first child's signed list of collected checks, sent before any
@@ -100,14 +186,14 @@ def run_checks(workspace: Workspace, paths: list[str], limits: Limits, *,
     timeout, the memory limit, a crash): each would cost the same limit
     again. The remaining checks run in a fresh child. `restore` runs before
     each such restart, to undo whatever the crashed child changed in the
-    workspace.
+    workspace. With `examiners`, each child is forked from that server.
     """
     result = RunResult()
     deadline = time.monotonic() + limits.submission_seconds
     args = list(paths)
     while True:
-        child = _Child(pytest_command(workspace, limits, args), workspace, env or workspace.env(), user)
-        records, exit_note, output = child.run(limits, deadline)
+        child = _Child(pytest_arguments(workspace, limits, args), workspace, env or workspace.env(), user)
+        records, exit_note, output = child.run(limits, deadline, examiners)
         result.output += output
         result.forged += child.forged
         result.round_trips += sum(int(r.get("round_trips", 0)) for r in records if r["event"] == "session")
@@ -179,23 +265,28 @@ def _skip_rest_of(exercise: str, result: RunResult, why: str) -> None:
 class _Child:
     """One child pytest process with its signed result channel."""
 
-    def __init__(self, command: list[str], workspace: Workspace, env: dict[str, str],
+    def __init__(self, args: list[str], workspace: Workspace, env: dict[str, str],
                  user: str | None) -> None:
-        self.command, self.workspace, self.env, self.user = command, workspace, env, user
+        self.args, self.workspace, self.env, self.user = args, workspace, env, user
         self.key = secrets.token_bytes(32)
         self.records: queue.Queue = queue.Queue()
         self.forged = 0
 
-    def run(self, limits: Limits, deadline: float) -> tuple[list[dict], str, str]:
+    def run(self, limits: Limits, deadline: float,
+            examiners: Examiners | None = None) -> tuple[list[dict], str, str]:
         results_read, results_write = os.pipe()
         handshake_read, handshake_write = os.pipe()
-        command = [arg.replace("{handshake_fd}", str(handshake_read)) for arg in self.command]
+        args = [arg.replace("{handshake_fd}", str(handshake_read)) for arg in self.args]
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
             try:
-                process = subprocess.Popen(
-                    command, cwd=self.workspace.root, env=self.env, stdin=subprocess.DEVNULL,
-                    stdout=log, stderr=subprocess.STDOUT, pass_fds=(results_write, handshake_read),
-                    start_new_session=True, user=self.user, group=self._group())
+                process = examiners and examiners.fork(args, self.workspace.root, self.env,
+                                                       (results_write, handshake_read), log.fileno())
+                if process is None:
+                    process = subprocess.Popen(
+                        [*limits.launcher(), sys.executable, "-I", "-B", "-m", "pytest", *args],
+                        cwd=self.workspace.root, env=self.env, stdin=subprocess.DEVNULL,
+                        stdout=log, stderr=subprocess.STDOUT, pass_fds=(results_write, handshake_read),
+                        start_new_session=True, user=self.user, group=_group_of(self.user))
             except BaseException:
                 for fd in (results_read, results_write, handshake_read, handshake_write):
                     os.close(fd)
@@ -218,13 +309,6 @@ class _Child:
             log.seek(0)
             return records, note or _exit_note(process.returncode), log.read()
 
-    def _group(self) -> int | None:
-        if self.user is None:
-            return None
-        import pwd
-
-        return pwd.getpwnam(self.user).pw_gid
-
     def _read(self, fd: int) -> None:
         with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as channel:
             for line in channel:
@@ -239,7 +323,7 @@ class _Child:
                 else:
                     self.forged += 1
 
-    def _watch(self, process: subprocess.Popen, limits: Limits, deadline: float) -> tuple[list[dict], str]:
+    def _watch(self, process: subprocess.Popen | forkserver.Forked, limits: Limits, deadline: float) -> tuple[list[dict], str]:
         """Wait for the child; kill it when one check or the whole submission runs too long."""
         records: list[dict] = []
         check_started = None
@@ -263,7 +347,15 @@ class _Child:
                 return records, f"timed out: the submission used up its {limits.submission_seconds} s limit"
 
 
-def _kill(process: subprocess.Popen) -> None:
+def _group_of(user: str | None) -> int | None:
+    if user is None:
+        return None
+    import pwd
+
+    return pwd.getpwnam(user).pw_gid
+
+
+def _kill(process: subprocess.Popen | forkserver.Forked) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -60,11 +60,12 @@ class WarmLoop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> object:
         from grader.plugin.state import begin_forked_run
+        from grader.runtime.jaxsetup import import_lowering
 
         if not forkable():
             self.reply("cold")
             os._exit(0)
-        _import_lowering()
+        import_lowering()
         self.reply("ready")
         for request in self.requests:
             if request.strip() != "run":
@@ -82,18 +83,6 @@ class WarmLoop:
             _, status = os.waitpid(pid, 0)
             self.reply(f"done {os.waitstatus_to_exitcode(status)}")
         os._exit(0)  # the watcher is done with this exercise
-
-
-def _import_lowering() -> None:
-    """Import the MLIR dialects JAX loads at its first lowering, here once rather than in every run."""
-    import importlib
-
-    for name in ("jaxlib.mlir.dialects.builtin", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.stablehlo",
-                 "jaxlib.mlir.dialects.func"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass  # moved in another JAX: the first run imports what it needs
 
 
 def _restart_clock(config: pytest.Config) -> None:

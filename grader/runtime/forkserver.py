@@ -10,6 +10,12 @@ millisecond. The server is forked before any learner code is imported, holds
 none of the check process's keys, and closes every file it was not handed, so a
 helper sees no more of the check process than a fresh interpreter would.
 
+The grader runs the same server as a process of its own, `python -I -B -m
+grader.runtime.forkserver --socket FD --preload MODULE:FUNCTION`, to fork a
+submission's examiners (grader.engine.runner): the preload imports what every
+examiner imports (JAX, pytest, the plugin, chex), once per submission instead
+of once per examiner.
+
 Linux only; where the server is missing (another OS, a process that already has
 threads, or JAX started already; `KATAS_NO_FORKSERVER=1`), `fork` returns None and callers start a new
 interpreter as before.
@@ -22,12 +28,13 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 
 DISABLE_ENV = "KATAS_NO_FORKSERVER"
 
-_client: _Client | None = None
+_client: Client | None = None
 
 
 def start() -> bool:
@@ -46,22 +53,17 @@ def start() -> bool:
         finally:
             os._exit(0)
     theirs.close()
-    _client = _Client(ours, pid)
+    _client = Client(ours, pid)
     return True
 
 
 def fork(entry: Callable[..., int | None], args: list, *, env: dict, fds: tuple[int, ...] = (),
          log: str | None = None) -> Forked | None:
-    """A helper forked from the server that calls `entry(*args, *fds)` and exits with what it returns.
-
-    `entry` is a module-level function; the server imports it by name, so whoever forks decides what
-    the helper runs. With `log` the helper gets a session of its own and writes its output there (a
-    multi-process check's process); without it the last of `fds` becomes its stderr (a worker).
-    None when there is no server."""
-    if _client is None or not _client.alive():
+    """A helper forked from this process's server (see `start`); None when there is none.
+    See Client.fork."""
+    if _client is None:
         return None
-    request = {"entry": f"{entry.__module__}:{entry.__qualname__}", "args": args, "env": env, "log": log}
-    return _client.fork(request, fds)
+    return _client.fork(entry, args, env=env, fds=fds, log=log)
 
 
 def forkable() -> bool:
@@ -92,7 +94,7 @@ def _thread_name(task: int) -> str:
 class Forked:
     """A forked helper: the parts of subprocess.Popen its callers use."""
 
-    def __init__(self, client: _Client, pid: int) -> None:
+    def __init__(self, client: Client, pid: int) -> None:
         self.client, self.pid = client, pid
 
     @property
@@ -116,7 +118,9 @@ class Forked:
         return self.returncode if self.returncode is not None else -signal.SIGKILL
 
 
-class _Client:
+class Client:
+    """The forking side's end of a server's socket."""
+
     def __init__(self, sock: socket.socket, pid: int) -> None:
         self.sock, self.pid = sock, pid
         self.ended: dict[int, int] = {}
@@ -128,7 +132,26 @@ class _Client:
     def alive(self) -> bool:
         return self.sock.fileno() >= 0 and (self.listener is None or self.listener.is_alive())
 
-    def fork(self, request: dict, fds: tuple[int, ...]) -> Forked | None:
+    def fork(self, entry: Callable[..., int | None], args: list, *, env: dict, fds: tuple[int, ...] = (),
+             log: str | None = None, session: bool = False) -> Forked | None:
+        """A helper forked from the server that calls `entry(*args, *fds)` and exits with what it returns.
+
+        `entry` is a module-level function; the server imports it by name, so whoever forks decides
+        what the helper runs. With `log` the helper gets a session of its own and writes its output
+        there (a multi-process check's process); without it the last of `fds` becomes its stderr (a
+        worker), and with `session` also its stdout, in a session of its own that ends with the
+        server (an examiner). None when the server is gone."""
+        if not self.alive():
+            return None
+        request = {"entry": f"{entry.__module__}:{entry.__qualname__}", "args": args, "env": env, "log": log,
+                   "session": session}
+        return self._send(request, fds)
+
+    def close(self) -> None:
+        """Let go of the server: it ends, and so do the helpers it forked with `session`."""
+        self.sock.close()
+
+    def _send(self, request: dict, fds: tuple[int, ...]) -> Forked | None:
         if self.listener is None:  # a thread only once the server is used; the fork is long done
             self.listener = threading.Thread(target=self._listen, name="katas-forkserver", daemon=True)
             self.listener.start()
@@ -267,6 +290,7 @@ def _as_fresh_process(env: dict) -> None:
     os.environ.update(env)
     sys.meta_path[:] = [finder for finder in sys.meta_path
                         if not type(finder).__module__.startswith(("_pytest", "pytest"))]
+    tempfile.tempdir = None  # found again in the new environment's TMPDIR
     sys.dont_write_bytecode = True
     sys.stdin = open(0, closefd=False)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
@@ -293,6 +317,10 @@ def _run(request: dict, sock: socket.socket, fds: list[int]) -> None:
         *handed, stderr_fd = fds
         _keep_only(*fds)
         os.dup2(stderr_fd, 2)
+        if request.get("session"):
+            os.setsid()
+            os.dup2(stderr_fd, 1)
+            _die_with_parent()
         os.close(stderr_fd)
     else:
         os.setsid()
@@ -307,3 +335,29 @@ def _run(request: dict, sock: socket.socket, fds: list[int]) -> None:
     code = getattr(importlib.import_module(module), name)(*request["args"], *handed)
     os._exit(code if isinstance(code, int) else 0)
 
+
+
+# --- the server as a process of its own ---------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Preload, then serve the socket at --socket until its other end closes. Exits at once where a
+    fork would not be safe after the preload (the client's forks then return None)."""
+    import argparse
+    import importlib
+
+    parser = argparse.ArgumentParser(prog="python -m grader.runtime.forkserver")
+    parser.add_argument("--socket", type=int, required=True, help="a connected SOCK_SEQPACKET socket's descriptor")
+    parser.add_argument("--preload", default=None, metavar="MODULE:FUNCTION",
+                        help="called once before serving: imports what every helper needs")
+    args = parser.parse_args(argv)
+    sock = socket.socket(fileno=args.socket)
+    if args.preload:
+        module, name = args.preload.split(":")
+        getattr(importlib.import_module(module), name)()
+    if forkable():
+        _serve(sock)
+
+
+if __name__ == "__main__":
+    main()

@@ -160,3 +160,16 @@ def settle_after_start() -> None:
 
     gc.freeze()
     gc.set_threshold(5000, 10, 10)
+
+
+def import_lowering() -> None:
+    """Import the MLIR dialects JAX loads at its first lowering: in a process that forks checks, once
+    there rather than in every fork."""
+    import importlib
+
+    for name in ("jaxlib.mlir.dialects.builtin", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.stablehlo",
+                 "jaxlib.mlir.dialects.func"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass  # moved in another JAX: the first lowering imports what it needs
