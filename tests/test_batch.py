@@ -321,7 +321,7 @@ def cluster_run(batch_run, tmp_path_factory):
             try:
                 workers = [p for p in client.children() if "spawn_main" in " ".join(p.cmdline())]
                 for worker in workers:
-                    grading = [c for c in worker.children(recursive=True) if "pytest" in " ".join(c.cmdline())]
+                    grading = [c for c in worker.children(recursive=True) if _checks_a_submission(c)]
                     if grading:
                         worker.kill()
                         killed, orphans = worker.pid, grading
@@ -339,6 +339,13 @@ def cluster_run(batch_run, tmp_path_factory):
                                timeout=600)
     return {"out": out, "records": records, "stdout": stdout, "stderr": stderr, "returncode": proc.returncode,
             "killed": killed, "checks_left_running": alive, "rerun": rerun}
+
+
+def _checks_a_submission(process) -> bool:
+    """An examiner (a pytest process, or the server examiners are forked from), or the subject host and
+    its subjects."""
+    command = " ".join(process.cmdline())
+    return any(part in command for part in ("pytest", "grader.runtime.forkserver", "grader.engine.remote.subject"))
 
 
 def test_a_cluster_grades_exactly_like_the_local_mode(cluster_run, batch_run):

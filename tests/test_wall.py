@@ -72,8 +72,12 @@ def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
     assert all("never needs" in e.reason for e in refused)
 
 
-def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path):
-    """An attack in one file costs that exercise; the others are still graded on their merits."""
+@pytest.mark.parametrize("processes", ["forked", "new interpreters"])
+def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path, monkeypatch, processes):
+    """An attack in one file costs that exercise; the others are still graded on their merits. The
+    same holds where examiners and subjects are new interpreters rather than forks of a server."""
+    if processes == "new interpreters":
+        monkeypatch.setenv("KATAS_NO_FORKSERVER", "1")
     root = tmp_path / "sub"
     shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
     path = root / "01_purity" / "no_mutation.py"
@@ -236,3 +240,55 @@ def test_the_host_and_its_subjects_end_when_the_grader_does(tmp_path, subject_ho
     assert subject_host.wait(timeout=10) == 0
     assert subject.wait(timeout=10) is not None  # and the subject went with it
     session.stop()
+
+
+# --- the examiners' fork server: every examiner of a submission forked from one process ---------------
+
+
+def test_examiners_forked_from_one_server_keep_their_pipes_and_end_with_it(tmp_path):
+    """An examiner forked from the server runs pytest in its folder with the pipes the grader handed it
+    at the numbers the grader knows them by; when the grader lets go of the server, a hung examiner
+    ends with it."""
+    import os
+    import time
+
+    from grader.engine.runner import start_examiners
+
+    (tmp_path / "test_pipe.py").write_text(
+        "import os\ndef test_writes_to_its_pipe():\n    os.write(int(os.environ['PIPE']), b'here')\n")
+    (tmp_path / "test_hang.py").write_text("import time\ndef test_hangs():\n    time.sleep(120)\n")
+    examiners = start_examiners(Limits(), dict(os.environ), tmp_path, None)
+    assert examiners is not None
+    output = os.open(tmp_path / "output.txt", os.O_WRONLY | os.O_CREAT)
+    read_end, write_end = os.pipe()
+    try:
+        env = {**os.environ, "PIPE": str(write_end)}
+        examiner = examiners.fork(["-q", "-p", "no:cacheprovider", "test_pipe.py"], tmp_path, env, (write_end,),
+                                  output)
+        assert examiner is not None
+        assert examiner.wait() == 0, (tmp_path / "output.txt").read_text()
+        os.close(write_end)
+        assert os.read(read_end, 100) == b"here"
+        assert "1 passed" in (tmp_path / "output.txt").read_text()
+
+        hung = examiners.fork(["-q", "-p", "no:cacheprovider", "test_hang.py"], tmp_path, dict(os.environ), (),
+                              output)
+        assert _parent_of(hung.pid) == examiners.process.pid
+    finally:
+        examiners.stop()
+        os.close(output)
+        os.close(read_end)
+    deadline = time.monotonic() + 10
+    while _parent_of(hung.pid) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _parent_of(hung.pid) is None, "the hung examiner outlived its server"
+
+
+def _parent_of(pid: int) -> int | None:
+    """The parent of a live process; None once it has ended (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return None
+    return None if fields[0] == "Z" else int(fields[1])

@@ -1,7 +1,8 @@
 """Run checks in a child pytest process, the examiner, and collect its per-check results.
 
-The examiner is started with `python -I`, plugin autoloading off, an explicit
-config and rootdir, a scrubbed environment and resource limits, and
+The examiner is started with `python -I` (or forked from a server started so,
+see Examiners), plugin autoloading off, an explicit config and rootdir, a
+scrubbed environment and resource limits, and
 `--kata-subject`: it never imports the submission, but starts a subject
 process for it (in the sandbox, see grader.engine.remote) and judges what the
 subject reports. It reports each check over a private pipe, signed with a
@@ -137,18 +138,24 @@ def start_examiners(limits: Limits, env: dict[str, str], cwd: Path, user: str | 
     return Examiners(forkserver.Client(ours, process.pid), process)
 
 
-def preload() -> None:
-    """What every examiner imports before its first check (in the examiners' fork server)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the plugin sets it, before NumPy loads
-    import chex  # noqa: F401
-    import jax.numpy  # noqa: F401
-    import pytest  # noqa: F401
-    import pytest_timeout  # noqa: F401
-    from _pytest import config, main, python, runner, terminal  # noqa: F401
+# What every examiner imports before or during its checks, by name as its command line names its plugins.
+EXAMINER_MODULES = ("chex", "jax.numpy", "jax.ad_checkpoint", "jax.experimental.key_reuse",
+                    "jax.experimental.multihost_utils", "numpy.testing", "pytest", "pytest_timeout",
+                    "grader.checks", "grader.engine.remote.examiner", "grader.engine.warm", "grader.plugin",
+                    "grader.runtime.explain")
 
-    import grader.checks  # noqa: F401
-    import grader.engine.remote.examiner  # noqa: F401
-    import grader.plugin  # noqa: F401
+
+def preload() -> None:
+    """Import EXAMINER_MODULES and pytest's own plugins (in the examiners' fork server)."""
+    import importlib
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the plugin sets it, before NumPy loads
+    for name in EXAMINER_MODULES:
+        importlib.import_module(name)
+    from _pytest import config
+
+    for name in config.default_plugins:
+        importlib.import_module(f"_pytest.{name}")
     from grader.runtime.jaxsetup import import_lowering
 
     import_lowering()

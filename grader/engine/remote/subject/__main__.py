@@ -69,8 +69,18 @@ def import_before_start() -> None:
     """What every subject imports before JAX starts (a subject host does this once for all)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import jax  # noqa: F401 - imported, not started: the multi-process checks' fork server copies this process
+    import jax.ad_checkpoint  # noqa: F401 - the rest: what every subject imported before its first answer
+    import jax.experimental.key_reuse  # noqa: F401
+    import jax.experimental.multihost_utils  # noqa: F401
 
     import grader.checks  # noqa: F401 - most of what `_prepare` needs, imported while forking is safe
+    import grader.engine.remote.audit  # noqa: F401
+    import grader.engine.warm  # noqa: F401
+    import grader.runtime.explain  # noqa: F401
+    import grader.runtime.loading  # noqa: F401
+    from grader.runtime.jaxsetup import import_lowering
+
+    import_lowering()
 
 
 def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd: int) -> None:
