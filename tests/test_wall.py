@@ -247,15 +247,18 @@ def test_the_host_and_its_subjects_end_when_the_grader_does(tmp_path, subject_ho
 
 def test_examiners_forked_from_one_server_keep_their_pipes_and_end_with_it(tmp_path):
     """An examiner forked from the server runs pytest in its folder with the pipes the grader handed it
-    at the numbers the grader knows them by; when the grader lets go of the server, a hung examiner
-    ends with it."""
+    at the numbers the grader knows them by, and starts as no other process of its user may trace;
+    when the grader lets go of the server, a hung examiner ends with it."""
     import os
     import time
 
     from grader.engine.runner import start_examiners
 
     (tmp_path / "test_pipe.py").write_text(
-        "import os\ndef test_writes_to_its_pipe():\n    os.write(int(os.environ['PIPE']), b'here')\n")
+        "import ctypes, os\n"
+        "def test_writes_to_its_pipe():\n"
+        "    dumpable = ctypes.CDLL(None).prctl(3)  # PR_GET_DUMPABLE\n"
+        "    os.write(int(os.environ['PIPE']), f'here, dumpable {dumpable}'.encode())\n")
     (tmp_path / "test_hang.py").write_text("import time\ndef test_hangs():\n    time.sleep(120)\n")
     examiners = start_examiners(Limits(), dict(os.environ), tmp_path, None)
     assert examiners is not None
@@ -268,7 +271,7 @@ def test_examiners_forked_from_one_server_keep_their_pipes_and_end_with_it(tmp_p
         assert examiner is not None
         assert examiner.wait() == 0, (tmp_path / "output.txt").read_text()
         os.close(write_end)
-        assert os.read(read_end, 100) == b"here"
+        assert os.read(read_end, 100) == b"here, dumpable 0"
         assert "1 passed" in (tmp_path / "output.txt").read_text()
 
         hung = examiners.fork(["-q", "-p", "no:cacheprovider", "test_hang.py"], tmp_path, dict(os.environ), (),

@@ -146,9 +146,14 @@ EXAMINER_MODULES = ("chex", "jax.numpy", "jax.ad_checkpoint", "jax.experimental.
 
 
 def preload() -> None:
-    """Import EXAMINER_MODULES and pytest's own plugins (in the examiners' fork server)."""
+    """Import EXAMINER_MODULES and pytest's own plugins (in the examiners' fork server), in a process no
+    other of its user may trace or read: a subject without the sandbox runs as that user, and every
+    examiner forked from here (and its helpers' server) starts as this process is."""
     import importlib
 
+    from grader.engine.remote.examiner.process import forbid_inspection
+
+    forbid_inspection()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the plugin sets it, before NumPy loads
     for name in EXAMINER_MODULES:
         importlib.import_module(name)

@@ -97,7 +97,9 @@ class Session(Outgoing, Incoming):
         if changed:
             body["cells"] = changed
         # The request's own containers are new each time: sent by value, not mirrored like a check's.
-        self.envelope = {id(body)} | {id(body[k]) for k in ENVELOPE_FIELDS if isinstance(body.get(k), dict)}
+        own = [body[k] for k in ENVELOPE_FIELDS if isinstance(body.get(k), dict)]
+        own += [parts for parts in (body.get("settings") or {}).values() if isinstance(parts, dict)]
+        self.envelope = {id(body)} | {id(container) for container in own}
         encoder = Encoder(self._refer, self._ship_fallback, self.plain_types)
         data = encoder.dumps(body)
         memo = {index: obj for obj, index in ((o, i) for o, i in _memo_objects(encoder))}
