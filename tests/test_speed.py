@@ -125,3 +125,20 @@ def test_a_copied_cache_and_sealed_programs_are_hit(tmp_path):
         assert compile_one(tmp_path / "empty", sealed=sealed) == "hit", "the sealed programs were not hit"
     finally:
         unseal(sealed)
+
+
+def test_warming_writes_the_graders_bytecode(tmp_path, monkeypatch):
+    """Every process `grader grade` starts runs with -B: the bytecode `grader warm` writes is the only
+    one they read."""
+    import importlib.util
+    import sys
+
+    import grader
+    from grader.engine.warming import compile_grader
+
+    package = tmp_path / "grader"
+    shutil.copytree(Path(grader.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(sys.modules["grader"], "__file__", str(package / "__init__.py"))
+    compile_grader()
+    for source in (package / "engine" / "runner.py", package / "checks" / "values.py"):
+        assert Path(importlib.util.cache_from_source(str(source))).is_file(), source
