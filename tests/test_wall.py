@@ -295,3 +295,32 @@ def _parent_of(pid: int) -> int | None:
     except FileNotFoundError:
         return None
     return None if fields[0] == "Z" else int(fields[1])
+
+
+@pytest.mark.parametrize("order", ["swapped", "shifted"])
+def test_descriptors_move_to_the_numbers_their_sender_knows_them_by(order):
+    """A forked examiner's pipes arrive at free numbers; each is moved to its number in the grader,
+    even where those numbers are each other's or the next free ones."""
+    import os
+
+    from grader.runtime.forkserver import renumber
+
+    pipes = [os.pipe() for _ in range(3)]
+    writers = [w for _, w in pipes]
+    if order == "swapped":
+        numbers = writers[::-1]
+    else:
+        probe = [os.dup(0) for _ in range(3)]  # the numbers a dup would take next
+        for fd in probe:
+            os.close(fd)
+        numbers = probe
+    try:
+        renumber(list(writers), numbers)
+        for (reader, _), number in zip(pipes, numbers):
+            os.write(number, b"x")
+            assert os.read(reader, 1) == b"x"
+    finally:
+        for reader, _ in pipes:
+            os.close(reader)
+        for number in numbers:
+            os.close(number)

@@ -173,12 +173,7 @@ def examine(args: list[str], cwd: str, numbers: list[int], *handed: int) -> int:
 
     import pytest
 
-    moved = [os.dup(fd) for fd in handed]  # off the wanted numbers first: one may hold another's
-    for fd in handed:
-        os.close(fd)
-    for fd, number in zip(moved, numbers):
-        os.dup2(fd, number)
-        os.close(fd)
+    forkserver.renumber(handed, numbers)
     os.chdir(cwd)
     sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *args]
     code = pytest.console_main()

@@ -266,6 +266,20 @@ def _keep_only(*keep: int) -> None:
         last = fd + 1
 
 
+def renumber(fds: tuple[int, ...] | list[int], numbers: list[int]) -> None:
+    """Move each of `fds` to the descriptor number at the same place in `numbers` (a descriptor
+    received over a socket gets whatever number is free; its sender may know it by another)."""
+    import fcntl
+
+    above = max([*fds, *numbers], default=2) + 1
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, above) for fd in fds]  # clear of every number involved
+    for fd in fds:
+        os.close(fd)
+    for fd, number in zip(moved, numbers):
+        os.dup2(fd, number)
+        os.close(fd)
+
+
 def _as_fresh_process(env: dict) -> None:
     """Undo what the check process had set up by the time it forked the server."""
     import atexit
