@@ -407,13 +407,15 @@ class Cluster:
             else:
                 todo.append((submission, digest))
         pending = iter(todo)
+        again: list = []  # submissions whose result a lost worker took with it: graded once more first
+        tries: dict[str, int] = {}
         running = as_completed()
         futures: dict = {}
 
         def top_up() -> Iterator[Outcome]:
             threads = sum(self.client.nthreads().values())
             while len(futures) < max(2, 2 * threads):
-                submission, digest = next(pending, (None, None))
+                submission, digest = again.pop(0) if again else next(pending, (None, None))
                 if submission is None:
                     return
                 try:
@@ -438,6 +440,9 @@ class Cluster:
                 if digest is not None:
                     record["submission_hash"] = digest  # the client's view decides what a rerun skips
                 yield Outcome(submission, record)
+            elif future.status != "error" and tries.get(submission.name, 0) < TASK_RETRIES:
+                tries[submission.name] = tries.get(submission.name, 0) + 1
+                again.append((submission, digest))  # ended without a result or an error: its worker was lost
             else:
                 yield Outcome(submission, None, problem=_why_not_graded(future))
             future.release()
@@ -462,4 +467,7 @@ def _why_not_graded(future) -> str:
     if isinstance(error, KilledWorker):
         return ("every Dask worker that tried to grade it died (killed, out of memory or its machine "
                 "gone); not graded, run the batch again")
+    if error is None:
+        return (f"the cluster lost its result each time it was graded (the task ended {future.status}); "
+                "run the batch again")
     return f"{type(error).__name__}: {error}"

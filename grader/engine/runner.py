@@ -330,7 +330,8 @@ class _Child:
                 else:
                     self.forged += 1
 
-    def _watch(self, process: subprocess.Popen | forkserver.Forked, limits: Limits, deadline: float) -> tuple[list[dict], str]:
+    def _watch(self, process: subprocess.Popen | forkserver.Forked, limits: Limits,
+               deadline: float) -> tuple[list[dict], str]:
         """Wait for the child; kill it when one check or the whole submission runs too long."""
         records: list[dict] = []
         check_started = None
