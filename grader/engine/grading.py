@@ -126,10 +126,12 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             os.chmod(scratch, 0o755)  # temporary folders start private to their owner
         parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
         with ExitStack() as stack:
+            def examiner_env(workspace: Workspace) -> dict[str, str]:
+                return {**workspace.env(shared_cache), **_examiner_sealed(warm_cache, shared_cache),
+                        **(extra_env or {})}
+
             # The examiners' fork server imports while the workspaces are laid out.
-            examiners = start_examiners(limits, {**Workspace(Path(scratch)).env(shared_cache),
-                                                 **_examiner_sealed(warm_cache, shared_cache), **(extra_env or {})},
-                                        Path(scratch), user)
+            examiners = start_examiners(limits, examiner_env(Workspace(Path(scratch))), Path(scratch), user)
             if examiners is not None:
                 stack.callback(examiners.stop)
             copied = Copied()
@@ -154,7 +156,6 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                 shared = Path(shared_cache) / "jax-katas" / "xla"
                 shared.mkdir(parents=True, exist_ok=True)
                 writable = (shared,)
-            examiner_sealed = _examiner_sealed(warm_cache, shared_cache)
             host = Path(scratch) / "subjects.sock"
             subject_host = _start_subject_host(host, [part.workspace for part in parts], limits, isolation, readable,
                                                writable, {**sealed_env, **(extra_env or {})}, shared_cache, user)
@@ -172,7 +173,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             def run(part: _Part) -> RunResult:
                 workspace = part.workspace
                 return run_checks(workspace, workspace.check_paths(part.exercises), limits,
-                                  env={**workspace.env(shared_cache), **examiner_sealed, **(extra_env or {})},
+                                  env=examiner_env(workspace),
                                   user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source),
                                   examiners=examiners)
 
