@@ -3,11 +3,11 @@
 Canvas: instructure/canvas-lms, app/models/gradebook_importer.rb (GradebookImporter: `header?`,
 `update_column_count`, `strip_non_assignment_columns`, `check_for_non_student_row`,
 `process_pp`, `process_student`). Moodle: grade/import/csv (csvlib's `load_csv_content`
-strips a UTF-8 byte-order mark) and the import mapping form (the identifier preselected is the
-first of the user fields, in the order User ID, Username, ID number, Email address, whose label
-is a header; a column `<item> (Real)` is preselected for the grade item named `<item>`; any
-other column is ignored). Each function returns what the LMS would import, or fails an
-assertion where the LMS would refuse the file or need a person to map it.
+strips a UTF-8 byte-order mark), the mapping form (grade_import_mapping_form: "Map from" a
+column, "Map to" a user field, each column to a grade item or Ignore; its defaults are the first
+column, User ID and Ignore) and load_data.php (`update_grade_item`: a blank or "-" cell is no
+grade, which the import then writes over the grade there). Each function returns what the LMS
+would import, or fails an assertion where the LMS would refuse the file or import the wrong thing.
 """
 
 from __future__ import annotations
@@ -55,21 +55,28 @@ def canvas_import(data: bytes) -> dict:
     return {"assignments": points, "students": students}
 
 
-def moodle_import(data: bytes, grade_items: dict[str, float]) -> dict:
-    """What Moodle's CSV grade import reads with the mapping it preselects, given the course's
-    grade items (name -> maximum): {"identifier": user field, "grades": {identifier: {item: grade}}}."""
+def moodle_selections(steps: str) -> dict:
+    """The selections printed instructions tell a person to make in Moodle's mapping form."""
+    return {"map_from": re.search(r"Map from '([^']+)'", steps).group(1),
+            "map_to": re.search(r"Map to '([^']+)'", steps).group(1),
+            "items": dict(re.findall(r"'([^']+)' to the grade item ([^;,]+?)(?=[;,]|$)", steps))}
+
+
+def moodle_import(data: bytes, grade_items: dict[str, float], map_from: str | None = None,
+                  map_to: str = "User ID", items: dict[str, str] | None = None) -> dict:
+    """What Moodle's CSV grade import reads with the selections made in its form (by default, Moodle's
+    own: Map from the first column, Map to User ID, every column Ignore), given the course's grade
+    items (name -> maximum): {"identifier": user field, "grades": {identifier: {item: grade, or None
+    where a blank cell clears it}}}."""
     rows = _rows(data, strip_bom=True)
     header = [h.strip() for h in rows[0]]
-    field, column = next(((field, header.index(label)) for field, label in MOODLE_USER_FIELDS if label in header),
-                         (None, None))
-    assert field is not None, f"no identifier column Moodle would preselect in {header}"
-    mapped = {}
-    for i, name in enumerate(header):
-        if "(Real)" in name:
-            item = name.split("(Real)")[0].strip()
-            assert item in grade_items, f"column {name!r} matches no grade item: Moodle would ignore it"
-            mapped[i] = item
-    assert mapped, "no grade column Moodle would map"
+    column = header.index(map_from) if map_from is not None else 0
+    field = dict((label, field) for field, label in MOODLE_USER_FIELDS)[map_to]
+    assert field != "userid", "Map to User ID: Moodle would look each student up by its internal user id"
+    mapped = {header.index(name): item for name, item in (items or {}).items()}
+    assert mapped, "no grade column mapped: every column stays at Ignore and Moodle imports nothing"
+    for item in mapped.values():
+        assert item in grade_items, f"no grade item {item!r} in the course"
     grades = {}
     for row in rows[1:]:
         assert len(row) == len(header), f"a row of {len(row)} fields under a header of {len(header)}: {row}"
@@ -79,9 +86,8 @@ def moodle_import(data: bytes, grade_items: dict[str, float]) -> dict:
         grades[who] = {}
         for i, item in mapped.items():
             value = row[i].strip()
-            if value in ("", "-"):
-                continue
-            grade = float(value)  # a non-numeric grade stops Moodle's import
-            assert 0 <= grade <= grade_items[item], f"{who}: {grade} is outside 0..{grade_items[item]} for {item}"
+            grade = None if value in ("", "-") else float(value)  # a non-numeric grade stops Moodle's import
+            assert grade is None or 0 <= grade <= grade_items[item], \
+                f"{who}: {grade} is outside 0..{grade_items[item]} for {item}"
             grades[who][item] = grade
     return {"identifier": field, "grades": grades}

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from grader import REPO_ROOT
+from grader.course.classreport import FAILURE_HEADER
 from support import PRISTINE
 
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
@@ -198,6 +199,43 @@ def test_an_unreadable_submission_becomes_an_error_row_not_a_crash(tmp_path):
     assert not reused and record["error"] and record["score"] is None
 
 
+def test_a_file_not_handed_in_is_blank_and_a_broken_one_is_0_in_one_failure_row(tmp_path):
+    """purity-1 solved, purity-2 a syntax error (handed in: 0), static-1 (week-2's) not handed in at all:
+    week-2 is blank, not 0, and each broken exercise is one row of failures.csv, with its cause."""
+    from grader.course.batch import _csv, gradebook_rows
+    from grader.course.classreport import failure_rows
+    from grader.course.submissions import Submission, grade_one
+    from grader.core.limits import Limits
+    from grader.core.manifest import load_course, select
+
+    course = load_course(REPO_ROOT / "exercises")
+    exercises = select(course.exercises, "purity-1,purity-2,static-1")
+    folder = _folder(tmp_path, "ada", {"global_config.py": SOLUTIONS})
+    (folder / "01_purity" / "no_mutation.py").write_text("def update(params:\n", encoding="utf-8")
+    record, _ = grade_one(Submission("ada", folder), exercises, Limits(), "fp", None, False, None)
+    assert {e["id"]: (e["score"], e["handed_in"]) for e in record["exercises"]} == \
+        {"purity-1": (1, True), "purity-2": (0, True), "static-1": (0, False)}
+    header, row = gradebook_rows([record], exercises, course.assignments)
+    assert dict(zip(header, row))["week-1"] == 1 and dict(zip(header, row))["week-2"] == ""
+    assert _csv(gradebook_rows([record], exercises)).splitlines()[1].startswith("ada,1,0,,"), "per exercise too"
+    failures = [dict(zip(FAILURE_HEADER, r)) for r in failure_rows([record])[1:]]
+    assert [(f["exercise"], f["check"], f["code"]) for f in failures] == \
+        [("purity-2", "", "syntax-error"), ("static-1", "", "missing")], "one row per exercise, not per check"
+    assert "syntax error on line 1" in failures[0]["message"] and "flag_branch.py is missing" in failures[1]["message"]
+
+
+def test_checks_that_fail_differently_keep_a_row_each():
+    from grader.course.classreport import failure_rows
+
+    checks = [{"name": "a", "status": "failed", "code": "recompiles", "message": "compiled twice"},
+              {"name": "b", "status": "failed", "code": "wrong-values", "message": "off by one"},
+              {"name": "c", "status": "failed", "code": "wrong-values", "message": "off by one"}]
+    record = {"student": "ada", "exercises": [{"id": "jit-1", "status": "failed", "code": "recompiles",
+                                               "reason": "a: compiled twice", "checks": checks}]}
+    assert [(r[2], r[4]) for r in failure_rows([record])[1:]] == \
+        [("a", "recompiles"), ("b", "wrong-values"), ("c", "wrong-values")]
+
+
 # --- the batch's tables and its isolation line -------------------------------------------------
 
 def test_failures_csv_lists_each_failed_check_with_its_code(batch_run):
@@ -242,7 +280,7 @@ def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_pat
 def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
     from grader.course.gradebooks import columns
     from grader.core.manifest import load_course, select
-    from lms import canvas_import, moodle_import
+    from lms import canvas_import, moodle_import, moodle_selections
 
     out = batch_run["out"]
     totals = {row["student"]: row["total"] for row in _gradebook(out)}
@@ -257,7 +295,9 @@ def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
     assert canvas["assignments"] == {column.title: 2}
     assert {login.removesuffix("-login"): scores[column.title] for _, _, login, _, scores in canvas["students"]} \
         == {name: float(totals[name]) for name in graded}
-    moodle = moodle_import((out / "moodle.csv").read_bytes(), {column.title: 2})
+    assert f"gradebook columns written: {column.title} (2 points)" in batch_run["stdout"]
+    (steps,) = [line for line in batch_run["stdout"].splitlines() if line.startswith("Moodle:")]
+    moodle = moodle_import((out / "moodle.csv").read_bytes(), {column.title: 2}, **moodle_selections(steps))
     assert moodle["identifier"] == "username"
     assert {login.removesuffix("-login"): g[column.title] for login, g in moodle["grades"].items()} == \
         {name: float(totals[name]) for name in graded}

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from grader.course import gradebooks
-from grader.course.gradebooks import RosterProblem, load_roster, write_gradebooks
+from grader.course.batch import _csv, gradebook_rows
+from grader.course.gradebooks import RosterProblem, import_steps, load_roster, write_gradebooks
 from grader.core.manifest import Assignment
-from lms import canvas_import, moodle_import
+from lms import canvas_import, moodle_import, moodle_selections
 from support import ALL_EXERCISES
 
 ROSTER = Path(__file__).parent / "fixtures" / "roster.csv"
@@ -23,13 +24,14 @@ EXERCISES = ALL_EXERCISES[:5]  # 1 + 1 + 1 + 1 + 2 points
 TOTAL = 6
 
 
-def _record(student: str, scores: list[int] | None) -> dict:
-    """A result as grader batch stores it (None: a submission that could not be graded)."""
+def _record(student: str, scores: list[int | None] | None) -> dict:
+    """A result as grader batch stores it (None: a submission that could not be graded; a score None:
+    an exercise whose file the submission does not hold, which grades as 0)."""
     if scores is None:
         return {"student": student, "score": None, "max_score": TOTAL, "error": "unreadable zip file", "exercises": []}
-    return {"student": student, "score": sum(scores), "max_score": TOTAL, "error": "",
-            "exercises": [{"id": e.id, "score": s, "status": "passed" if s == e.points else "failed"}
-                          for e, s in zip(EXERCISES, scores)]}
+    return {"student": student, "score": sum(s or 0 for s in scores), "max_score": TOTAL, "error": "",
+            "exercises": [{"id": e.id, "score": s or 0, "status": "passed" if s == e.points else "failed",
+                           "handed_in": s is not None} for e, s in zip(EXERCISES, scores)]}
 
 
 CLASS = [_record("ada-gh", [1, 1, 1, 1, 2]), _record("ben", [1, 0, 0, 0, 0]), _record("cy-gh", [0, 0, 0, 0, 0]),
@@ -39,8 +41,13 @@ CLASS = [_record("ada-gh", [1, 1, 1, 1, 2]), _record("ben", [1, 0, 0, 0, 0]), _r
 
 @pytest.fixture
 def written(tmp_path) -> tuple[Path, list[str]]:
-    warnings = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(ROSTER))
-    return tmp_path, warnings
+    books = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(ROSTER))
+    return tmp_path, books.warnings
+
+
+def _moodle_steps(books, out: Path) -> str:
+    (line,) = [line for line in import_steps(books, out) if line.startswith("Moodle:")]
+    return line
 
 
 def test_the_roster_maps_each_submission_to_a_student():
@@ -66,11 +73,15 @@ def test_canvas_imports_the_file_as_it_is(written):
     ]
 
 
-def test_moodle_imports_the_file_as_it_is(written):
-    out, _ = written
-    data = (out / "moodle.csv").read_bytes()
+def test_moodle_imports_the_file_with_the_steps_the_batch_prints(tmp_path):
+    books = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(ROSTER))
+    data = (tmp_path / "moodle.csv").read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
-    imported = moodle_import(data, {"JAX Katas": TOTAL})
+    with pytest.raises(AssertionError, match="Map to User ID"):
+        moodle_import(data, {"JAX Katas": TOTAL})  # Moodle's own defaults map nothing: a person must select
+    steps = _moodle_steps(books, tmp_path)
+    assert "Add grade item for each column: JAX Katas (maximum grade 6)" in steps and "moodle.csv" in steps
+    imported = moodle_import(data, {"JAX Katas": TOTAL}, **moodle_selections(steps))
     assert imported == {"identifier": "username", "grades": {
         "alovelace": {"JAX Katas": 6}, "boneil": {"JAX Katas": 1}, "cbronte": {"JAX Katas": 0},
         "dngo": {"JAX Katas": 4}, "emuller": {"JAX Katas": 3}}}
@@ -80,11 +91,28 @@ def test_moodle_identifies_students_by_what_every_one_of_them_has(tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text("folder,name,student_id,email\nada-gh,Ada,17,ada@uni.example\nben,Ben,,ben@uni.example\n"
                       "cy-gh,Cy,19,cy@uni.example\n", encoding="utf-8")
-    warnings = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(roster))
-    imported = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"JAX Katas": TOTAL})
+    books = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(roster))
+    imported = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"JAX Katas": TOTAL},
+                             **moodle_selections(_moodle_steps(books, tmp_path)))
     assert imported["identifier"] == "useremail" and set(imported["grades"]) == {
         "ada@uni.example", "ben@uni.example", "cy@uni.example"}
-    assert not any("moodle.csv (it identifies" in w for w in warnings)
+    assert not any("moodle.csv (it identifies" in w for w in books.warnings)
+
+
+def test_a_row_with_only_an_email_is_left_out_of_canvas_and_named(tmp_path):
+    """Canvas finds students by SIS User ID or SIS Login ID, else by exact name: never by email."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("folder,name,student_id,login,email\nada-gh,Ada,17,,ada@uni.example\n"
+                      "ben,Ben,,,ben@uni.example\ncy-gh,Cy,,cbronte,cy@uni.example\n", encoding="utf-8")
+    books = write_gradebooks(tmp_path, CLASS, EXERCISES, load_roster(roster))
+    canvas = canvas_import((tmp_path / "canvas.csv").read_bytes())
+    assert [(name, sis_id, login) for name, sis_id, login, _, _ in canvas["students"]] == \
+        [("Ada", "17", ""), ("Cy", "", "cbronte")]
+    assert "no student_id or login in the roster, so not in canvas.csv (Canvas would match them by name " \
+           "alone, or not at all): ben" in books.warnings
+    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"JAX Katas": TOTAL},
+                           **moodle_selections(_moodle_steps(books, tmp_path)))
+    assert moodle["grades"]["ben@uni.example"] == {"JAX Katas": 1}, "Moodle finds Ben by email"
 
 
 def test_students_the_lms_cannot_take_are_named(written):
@@ -114,8 +142,49 @@ def test_each_assignment_is_a_column_canvas_and_moodle_fill(tmp_path):
     assert canvas["assignments"] == {"week-1": 3, "week-2": 3}
     assert canvas["students"][0][-1] == {"week-1": 3, "week-2": 3} and canvas["students"][1][-1] == \
         {"week-1": 1, "week-2": 0}
-    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"week-1": 3, "week-2": 3})
+    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"week-1": 3, "week-2": 3},
+                           map_from="Username", map_to="Username",
+                           items={"week-1 (Real)": "week-1", "week-2 (Real)": "week-2"})
     assert moodle["grades"]["emuller"] == {"week-1": 2, "week-2": 1}
+
+
+WEEKS = (Assignment("week-1", EXERCISES[:3]), Assignment("week-2", EXERCISES[3:]))
+# ada handed in week-1 only (week-2's files are not in her submission); ben both, week-2's files failing
+# (a syntax error, say: handed in, so 0); cy week-1 only, all of it wrong.
+PARTIAL = [_record("ada-gh", [1, 1, 1, None, None]), _record("ben", [1, 0, 1, 0, 0]),
+           _record("cy-gh", [0, 0, 0, None, None])]
+
+
+def test_an_assignment_not_handed_in_is_blank_never_0(tmp_path):
+    books = write_gradebooks(tmp_path, PARTIAL, EXERCISES, load_roster(ROSTER), WEEKS)
+    canvas = canvas_import((tmp_path / "canvas.csv").read_bytes())
+    assert {login: scores for _, _, login, _, scores in canvas["students"]} == {
+        "alovelace": {"week-1": 3}, "boneil": {"week-1": 2, "week-2": 0}, "cbronte": {"week-1": 0}}, \
+        "a blank cell leaves Canvas's grade as it is; a file handed in and failing is 0"
+    steps = _moodle_steps(books, tmp_path)
+    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"week-1": 3, "week-2": 3},
+                           **moodle_selections(steps))
+    assert moodle["grades"] == {"boneil": {"week-1": 2, "week-2": 0}}, "a blank cell would clear a Moodle grade"
+    assert any("handed in only some of week-1, week-2, so not in moodle.csv" in w and "ada-gh, cy-gh" in w
+               for w in books.warnings)
+    by_assignment = _csv(gradebook_rows(PARTIAL, EXERCISES, WEEKS)).splitlines()
+    assert by_assignment[1:] == ["ada-gh,3,,3,6,,", "ben,2,0,2,6,,", "cy-gh,0,,0,6,,"]
+    per_exercise = _csv(gradebook_rows(PARTIAL, EXERCISES)).splitlines()
+    assert per_exercise[1].startswith("ada-gh,1,1,1,,,") and per_exercise[3].startswith("cy-gh,0,0,0,,,")
+
+
+def test_only_the_columns_some_submission_holds_are_written_and_named(tmp_path):
+    week_1_only = [r for r in PARTIAL if r["student"] != "ben"]
+    books = write_gradebooks(tmp_path, week_1_only, EXERCISES, load_roster(ROSTER), WEEKS)
+    assert [c.title for c in books.written] == ["week-1"] and [c.title for c in books.left_out] == ["week-2"]
+    canvas = canvas_import((tmp_path / "canvas.csv").read_bytes())
+    assert canvas["assignments"] == {"week-1": 3}, "no week-2 column to overwrite week-2's grades"
+    steps = import_steps(books, tmp_path)
+    assert steps[0] == "gradebook columns written: week-1 (3 points)"
+    assert steps[1] == "  left out, no submission holds them (the LMS keeps its grades): week-2"
+    moodle = moodle_import((tmp_path / "moodle.csv").read_bytes(), {"week-1": 3},
+                           **moodle_selections(_moodle_steps(books, tmp_path)))
+    assert moodle["grades"] == {"alovelace": {"week-1": 3}, "cbronte": {"week-1": 0}}
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -150,10 +219,8 @@ def test_batch_refuses_a_bad_roster_before_grading(tmp_path):
 def test_todays_gradebook_csv_is_no_lms_import():
     """What these checks catch: the per-exercise gradebook.csv (kept as it is) would need a person
     to map it in Moodle and is refused by Canvas."""
-    from grader.course.batch import _csv, gradebook_rows
-
     data = _csv(gradebook_rows(CLASS, EXERCISES)).encode()
     with pytest.raises(AssertionError, match="invalid header row"):
         canvas_import(data)
-    with pytest.raises(AssertionError, match="no identifier column"):
+    with pytest.raises(AssertionError, match="Map to User ID"):
         moodle_import(data, {"JAX Katas": TOTAL})

@@ -98,7 +98,8 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
                         help="grade every student again, even when the submission has not changed")
     parser.add_argument("--roster", metavar="CSV",
                         help="who each submission is (columns folder, name, student_id, login, section, email): "
-                             "also write canvas.csv and moodle.csv, gradebooks Canvas and Moodle import as they are")
+                             "also write canvas.csv and moodle.csv for Canvas's and Moodle's grade import (the batch "
+                             "prints the steps)")
     parser.add_argument("--no-warm", action="store_true",
                         help="do not warm the compilation cache from the reference solutions first")
     parser.add_argument("--by-assignment", action="store_true",

@@ -4,7 +4,8 @@
 or a repository holding one, git checkouts included), a `.zip` of either, or
 a bare git repository. Each student's result is written atomically to
 `OUT/students/<name>.json` as soon as it is known; `gradebook.csv`,
-`summary.csv` and `failures.csv` (one row per failed check, with its code),
+`summary.csv` and `failures.csv` (one row per failed check, with its code, or
+one per exercise whose failed checks all say the same: a syntax error, a missing file),
 and with a roster `canvas.csv` and `moodle.csv` (grader.course.gradebooks), are
 rebuilt from those files after every student. Killing the batch loses
 nothing, and running it again skips students whose submission and checks have
@@ -34,7 +35,7 @@ from grader.core.limits import Limits
 from grader.core.manifest import Assignment, Exercise, load_course
 from grader.course.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.course.cluster import Cluster, ClusterSpec
-from grader.course.gradebooks import CANVAS_FILE, MOODLE_FILE, Student, write_gradebooks
+from grader.course.gradebooks import Student, handed_in_points, import_steps, write_gradebooks
 from grader.course.submissions import Outcome, Submission, find_submissions, grade_one
 from grader.engine.sandbox import Isolation
 from grader.engine.warm import checks_fingerprint
@@ -43,17 +44,17 @@ from grader.engine.warm import checks_fingerprint
 def gradebook_rows(records: list[dict], exercises: tuple[Exercise, ...],
                    columns: tuple[Assignment, ...] | None = None) -> list[list]:
     """One row per student: a column per exercise, or with `columns` one per assignment (the points
-    of its exercises that were graded), then the total."""
+    of its exercises that were graded), then the total. A cell is blank where the submission holds
+    none of its exercises' files (it is another assignment's), 0 where they are there and fail."""
     groups = [(a.name, a.exercises) for a in columns] if columns else [(e.id, (e,)) for e in exercises]
     header = ["student", *(name for name, _ in groups), "total", "max", "needs_review", "error"]
     rows = [header]
     for record in sorted(records, key=lambda r: r["student"]):
-        scores = {e["id"]: e["score"] for e in record.get("exercises", [])}
         graded = not record.get("error")
 
         def cell(members: tuple[Exercise, ...]):
-            found = [scores[e.id] for e in members if e.id in scores]
-            return sum(found) if graded and found else ""
+            points = handed_in_points(record, [e.id for e in members]) if graded else None
+            return "" if points is None else points
 
         rows.append([record["student"], *(cell(members) for _, members in groups),
                      record["score"] if graded else "", record["max_score"],
@@ -201,9 +202,10 @@ def run_batch(folder: Path, out: Path, exercises: tuple[Exercise, ...], limits: 
     for line in isolation_summary(current):
         print(line)
     if roster is not None:
-        for warning in write_gradebooks(out, current, exercises, roster, assignments):
+        books = write_gradebooks(out, current, exercises, roster, assignments)
+        for warning in books.warnings:
             print(f"warning: {warning}")
-        print(f"gradebooks to import: {out / CANVAS_FILE} (Canvas), {out / MOODLE_FILE} (Moodle)")
+        print("\n".join(import_steps(books, out)))
     if ungraded:
         print(f"not graded this time, run the batch again: {', '.join(ungraded)}")
         return 2

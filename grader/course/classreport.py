@@ -11,9 +11,9 @@ An exercise whose file is still its stub (`untouched`, marked by `grader batch`)
 is one failure of its own, not attempted, whatever its checks said.
 Checks that were not run because an earlier check of the same exercise
 failed hard ("not-run") count only when nothing else is known. `failures.csv`
-(written by `grader batch`) holds one row per failed check (or one per failed
-exercise when no check says more): recounting its rows by that rule gives the
-page's numbers.
+(written by `grader batch`) holds one row per failed check, or one per failed
+exercise when no check says more or every failed check says the same (a syntax
+error, a missing file): recounting its rows by that rule gives the page's numbers.
 
 The page is one static HTML file: inline CSS and SVG charts written here, no
 script, no font or stylesheet to fetch (its content security policy forbids
@@ -29,7 +29,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader import REPO_ROOT
@@ -88,6 +88,8 @@ def failures_of(record: dict) -> list[Failure]:
         rows = [Failure(record["student"], exercise["id"], check["name"], bool(check.get("hidden")),
                         check.get("code") or UNKNOWN, shown(check.get("message", "")))
                 for check in exercise.get("checks", []) if check.get("status") != "passed"]
+        if len(rows) > 1 and len({(f.code, f.message) for f in rows}) == 1:  # one cause: a syntax error, a
+            rows = [replace(rows[0], check="", hidden=False)]  # missing file... is one row, not one per check
         own = exercise.get("code") or UNKNOWN
         if own not in {f.code for f in rows}:  # e.g. a file refused before any check could see it
             rows.insert(0, Failure(record["student"], exercise["id"], "", False, own, reason))
@@ -96,7 +98,8 @@ def failures_of(record: dict) -> list[Failure]:
 
 
 def failure_rows(records: list[dict]) -> list[list]:
-    """failures.csv: a header, then one row per failed check, students in name order."""
+    """failures.csv: a header, then one row per failed check (per exercise where its failed checks all
+    say the same), students in name order."""
     rows = [FAILURE_HEADER]
     for record in sorted(records, key=lambda r: r["student"]):
         rows += [f.row() for f in failures_of(record)]

@@ -18,7 +18,13 @@ institution's id (Canvas: SIS User ID; Moodle: ID number), `login` the login
 in the LMS (Canvas: SIS Login ID; Moodle: username), `name` and `section` as
 the LMS shows them, `email` for a Moodle that identifies students by email.
 Each row needs `student_id`, `login` or `email`, so that the LMS can find the
-student.
+student; Canvas finds no one by email, so a row with only an email is left
+out of canvas.csv, and named.
+
+A grade column is written only when some submission holds its exercises'
+files, and a student's cell is blank when theirs holds none of them (they
+handed in another assignment): not 0, which would overwrite the grade the LMS
+has. A file handed in scores what it earns, 0 for a syntax error or a stub.
 
 What each LMS reads, from its importer:
 
@@ -27,13 +33,16 @@ What each LMS reads, from its importer:
   a student is found by Canvas ID (left empty: we do not know it), else SIS
   User ID, else SIS Login ID, else name. A column whose title is an existing
   assignment's fills it; any other becomes a new assignment worth its
-  `Points Possible`.
-- **Moodle** (Grades, Import, CSV file): a header row; the identifier column
-  preselected is the first header that reads as one of the user fields
-  (`Username`, `ID number`, `Email address`), and a column `<item> (Real)`
-  is preselected for the grade item named `<item>`. So the file carries one
-  identifier column, the one every student in it has, and the instructor
-  creates a grade item named after each column (maximum: its points) once.
+  `Points Possible`. A blank cell is no grade: Canvas keeps the one it has.
+- **Moodle** (Grades, Import, CSV file): a header row, then a form a person
+  fills in: "Map from" starts at the first column, "Map to" at User ID, each
+  grade column at Ignore (a recent Moodle may preselect a column named like a
+  user field, and `<item> (Real)` for the grade item `<item>`). So the file
+  starts with one identifier column, the one every student in it has, named
+  like the Moodle field it matches (`Username`, `ID number`, `Email
+  address`), and `import_steps` says what to select. A blank cell clears a
+  Moodle grade, so a student who handed in only some of the columns is left
+  out of moodle.csv, and named.
 
 Both files start with a UTF-8 byte-order mark, which both importers accept and
 which spreadsheet programs need to read names in UTF-8 right.
@@ -54,7 +63,7 @@ IDENTITIES = ("student_id", "login", "email")  # each row needs one: what an LMS
 COURSE_COLUMN = "JAX Katas"  # the one grade column while the course has no assignments
 BOM = "\ufeff"
 CANVAS_FILE, MOODLE_FILE = "canvas.csv", "moodle.csv"
-# Moodle's identifier fields, in the order its import form tries them, by the header that selects each.
+# Moodle's user fields a file may identify students by, most preferred first, by their label in its import form.
 MOODLE_IDENTIFIERS = (("login", "Username"), ("student_id", "ID number"), ("email", "Email address"))
 
 
@@ -146,9 +155,16 @@ def load_roster(path: Path) -> dict[str, Student]:
     return roster
 
 
-def _points(record: dict, column: Column) -> int:
-    scores = {e["id"]: e["score"] for e in record.get("exercises", [])}
-    return sum(scores.get(exercise_id, 0) for exercise_id in column.exercise_ids)
+def handed_in_points(record: dict, exercise_ids) -> int | None:
+    """The points a result holds for some exercises (a grade column's); None when the submission holds
+    none of their files (it is another assignment's): no grade, which an LMS must not be sent as 0."""
+    scores = {e["id"]: e["score"] for e in record.get("exercises", []) if e.get("handed_in", True)}
+    found = [scores[exercise_id] for exercise_id in exercise_ids if exercise_id in scores]
+    return sum(found) if found else None
+
+
+def _cell(points: int | None):
+    return "" if points is None else points
 
 
 def _exported(records: list[dict], roster: dict[str, Student]) -> tuple[list[tuple[Student, dict]], list[str]]:
@@ -166,32 +182,45 @@ def _exported(records: list[dict], roster: dict[str, Student]) -> tuple[list[tup
     return rows, warnings
 
 
-def canvas_rows(records: list[dict], roster: dict[str, Student], grade_columns: list[Column]) -> list[list]:
-    """Canvas's gradebook import: student columns, one column per assignment, the Points Possible row."""
-    rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(c.title for c in grade_columns)],
-            ["    Points Possible", "", "", "", "", *(c.points_possible for c in grade_columns)]]
-    students, _ = _exported(records, roster)
-    for student, record in students:
-        rows.append([student.name or student.folder, "", student.student_id, student.login, student.section,
-                     *(_points(record, c) for c in grade_columns)])
-    return rows
+def canvas_rows(students: list[tuple[Student, dict]], written: list[Column]) -> tuple[list[list], list[str]]:
+    """Canvas's gradebook import: student columns, one column per assignment (blank where the student
+    handed none of it in: Canvas then keeps the grade it has), the Points Possible row; and a warning
+    for the students Canvas could match by name alone, left out."""
+    rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(c.title for c in written)],
+            ["    Points Possible", "", "", "", "", *(c.points_possible for c in written)]]
+    rows += [[s.name or s.folder, "", s.student_id, s.login, s.section,
+              *(_cell(handed_in_points(record, c.exercise_ids)) for c in written)]
+             for s, record in students if s.student_id or s.login]
+    by_name = [s.folder for s, _ in students if not (s.student_id or s.login)]
+    return rows, [f"no student_id or login in the roster, so not in {CANVAS_FILE} (Canvas would match them by "
+                  f"name alone, or not at all): {', '.join(by_name)}"] if by_name else []
 
 
-def moodle_rows(records: list[dict], roster: dict[str, Student],
-                grade_columns: list[Column]) -> tuple[list[list], list[str]]:
+def moodle_rows(students: list[tuple[Student, dict]], written: list[Column]) -> tuple[list[list], str, list[str]]:
     """Moodle's CSV grade import: one identifier column every exported student has, a name for people,
-    one `<item> (Real)` column per grade item; and warnings for students left out."""
-    students, _ = _exported(records, roster)
+    one `<item> (Real)` column per grade item; the identifier's header; warnings for students left out.
+    A blank cell clears a grade in Moodle, so a student who handed in only some of the columns is left out."""
     field, header = max(MOODLE_IDENTIFIERS, key=lambda pair: sum(bool(getattr(s, pair[0])) for s, _ in students))
     warnings = []
     missing = [s.folder for s, _ in students if not getattr(s, field)]
     if missing:
         warnings.append(f"no {field} in the roster, so not in {MOODLE_FILE} (it identifies students by "
                         f"{header}): {', '.join(missing)}")
-    rows = [[header, "Full name", *(f"{c.title} (Real)" for c in grade_columns)]]
-    rows += [[getattr(s, field), s.name, *(_points(record, c) for c in grade_columns)]
-             for s, record in students if getattr(s, field)]
-    return rows, warnings
+    rows = [[header, "Full name", *(f"{c.title} (Real)" for c in written)]]
+    partial = []
+    for s, record in students:
+        points = [handed_in_points(record, c.exercise_ids) for c in written]
+        if not getattr(s, field):
+            continue
+        if None in points:
+            partial.append(s.folder)
+        else:
+            rows.append([getattr(s, field), s.name, *points])
+    if partial:
+        warnings.append(f"handed in only some of {', '.join(c.title for c in written)}, so not in {MOODLE_FILE} "
+                        f"(a blank cell would clear their grade; grader batch --assignment NAME writes one "
+                        f"assignment's file): {', '.join(partial)}")
+    return rows, header, warnings
 
 
 def _bom_csv(rows: list[list]) -> str:
@@ -200,12 +229,51 @@ def _bom_csv(rows: list[list]) -> str:
     return BOM + out.getvalue()
 
 
+@dataclass
+class Gradebooks:
+    """What write_gradebooks wrote."""
+
+    written: list[Column]  # the grade columns some exported student handed in
+    left_out: list[Column]  # those no exported submission holds: the LMS keeps its grades
+    moodle_identifier: str  # the header of moodle.csv's identifier column, which Moodle's field of that name matches
+    warnings: list[str]  # students left out of a file, and why
+
+
 def write_gradebooks(out: Path, records: list[dict], exercises: tuple[Exercise, ...],
-                     roster: dict[str, Student], assignments: tuple[Assignment, ...] = ()) -> list[str]:
-    """Write canvas.csv and moodle.csv into `out`, a grade column per assignment; the warnings about
-    students left out."""
+                     roster: dict[str, Student], assignments: tuple[Assignment, ...] = ()) -> Gradebooks:
+    """Write canvas.csv and moodle.csv into `out`: a grade column per assignment that some submission
+    holds (a column no submission holds would only overwrite grades with 0 or blank)."""
+    students, warnings = _exported(records, roster)
     grade_columns = columns(exercises, assignments)
-    write_atomically(out / CANVAS_FILE, _bom_csv(canvas_rows(records, roster, grade_columns)))
-    moodle, warnings = moodle_rows(records, roster, grade_columns)
+    written = [c for c in grade_columns
+               if any(handed_in_points(record, c.exercise_ids) is not None for _, record in students)]
+    left_out = [c for c in grade_columns if c not in written]
+    if not written:
+        return Gradebooks([], left_out, "", [*warnings, f"no graded student to write: no {CANVAS_FILE} or "
+                                                       f"{MOODLE_FILE}"])
+    canvas, canvas_warnings = canvas_rows(students, written)
+    write_atomically(out / CANVAS_FILE, _bom_csv(canvas))
+    moodle, identifier, moodle_warnings = moodle_rows(students, written)
     write_atomically(out / MOODLE_FILE, _bom_csv(moodle))
-    return _exported(records, roster)[1] + warnings
+    return Gradebooks(written, left_out, identifier, warnings + canvas_warnings + moodle_warnings)
+
+
+def import_steps(books: Gradebooks, out: Path) -> list[str]:
+    """What the instructor does with each file, naming its columns: printed by the batch."""
+    if not books.written:
+        return []
+    titles = ", ".join(f"{c.title} ({c.points_possible} points)" for c in books.written)
+    lines = [f"gradebook columns written: {titles}"]
+    if books.left_out:
+        lines.append(f"  left out, no submission holds them (the LMS keeps its grades): "
+                     f"{', '.join(c.title for c in books.left_out)}")
+    lines.append(f"Canvas: Grades > Import, {out / CANVAS_FILE}: a column named like an assignment fills it, "
+                 f"any other becomes a new assignment worth its points; a blank cell leaves the grade as it is.")
+    items = "; ".join(f"'{c.title} (Real)' to the grade item {c.title}" for c in books.written)
+    makes = ", ".join(f"{c.title} (maximum grade {c.points_possible})" for c in books.written)
+    lines.append(f"Moodle: once, in Gradebook setup, Add grade item for each column: {makes}. Then Grades > "
+                 f"Import > CSV file, {out / MOODLE_FILE}, Upload grades; in the form that follows, under "
+                 f"Identify user set Map from '{books.moodle_identifier}' and Map to '{books.moodle_identifier}'; "
+                 f"under Grade item mappings set {items}; then Upload grades. (Moodle starts Map to at User ID "
+                 f"and every column at Ignore; a recent Moodle may preselect these: check each.)")
+    return lines

@@ -132,6 +132,7 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
                            isolation=isolation, warm_cache=ready())
             record = mark_untouched({"student": submission.name, "submission_hash": digest, **to_json(report)},
                                     untouched_exercises(files, exercises))
+            record = mark_handed_in(record, absent_exercises(files, exercises))
         except Exception as problem:  # noqa: BLE001 - one student's oddity must not stop the class
             why = str(problem) if isinstance(problem, Ungradable) else f"{type(problem).__name__}: {problem}"
             record = {"student": submission.name, "submission_hash": digest, "error": shown(why),
@@ -159,6 +160,21 @@ def mark_untouched(record: dict, untouched: set[str]) -> dict:
         if exercise["id"] in untouched and exercise["status"] == "failed":
             exercise["code"] = UNTOUCHED
             exercise["reason"] = f"not attempted: {exercise['path']} is still the original stub"
+    return record
+
+
+def absent_exercises(files: Path, exercises: tuple[Exercise, ...]) -> set[str]:
+    """Ids of the exercises whose file is not in the submission at all (a broken link is there)."""
+    return {e.id for e in exercises if not ((files / e.path).is_file() or (files / e.path).is_symlink())}
+
+
+def mark_handed_in(record: dict, absent: set[str]) -> dict:
+    """The record with each exercise's `handed_in`: False for a file the submission does not hold.
+    Such an exercise scores 0 here, but a gradebook leaves an assignment none of whose files were
+    handed in blank (the student handed in another assignment): a 0 there would overwrite the grade
+    the LMS has. A file handed in, however wrong (a syntax error, the untouched stub), scores 0."""
+    for exercise in record.get("exercises", []):
+        exercise["handed_in"] = exercise["id"] not in absent
     return record
 
 
