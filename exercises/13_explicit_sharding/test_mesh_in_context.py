@@ -53,8 +53,8 @@ def _layout_difference(out: jax.Array, want: NamedSharding) -> str:
                 f"device {' and '.join(map(str, callers))}")
     rows, wanted = out.sharding.shard_shape(out.shape)[0], want.shard_shape(out.shape)[0]
     if rows != wanted:
-        return (f"each block holds {rows} row{'' if rows == 1 else 's'} where the caller's mesh, {want.mesh.shape['data']} devices "
-                f"along 'data', gives each block {wanted}")
+        return (f"each block holds {rows} row{'' if rows == 1 else 's'} where the caller's mesh, "
+                f"{want.mesh.shape['data']} devices along 'data', gives each block {wanted}")
     return "its blocks of rows land on other devices than the caller's mesh puts them on"
 
 
