@@ -277,6 +277,27 @@ def test_an_untouched_stub_counts_as_not_attempted_everywhere(batch_run, tmp_pat
     assert "changes its input in place: 11% of the class in purity-2 (2 of 18)" in headline, proc.stdout
 
 
+def test_untouched_means_the_stub_as_committed_not_a_solved_working_copy(tmp_path):
+    """An instructor (or this repository's tests) may hold solutions in exercises/: a stub handed in is
+    still the stub, and a solution handed in is not, whatever the grader's working copy holds."""
+    from grader.core.manifest import load_manifest, select
+    from grader.course.submissions import untouched_exercises
+
+    entries = select(load_manifest(REPO_ROOT / "exercises"), ONLY)
+    repo = tmp_path / "grader-checkout"
+    for entry in entries:
+        (repo / "exercises" / entry.path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(PRISTINE / "exercises" / entry.path, repo / "exercises" / entry.path)
+    for command in (["init", "-q"], ["add", "exercises"]):
+        subprocess.run(["git", *command], cwd=repo, check=True, capture_output=True)
+    for entry in entries:  # the checkout's working copy now holds the solutions
+        shutil.copy(REPO_ROOT / "solutions" / entry.path, repo / "exercises" / entry.path)
+    handed_in = {name: _folder(tmp_path, name, {"global_config.py": source, "no_mutation.py": source})
+                 for name, source in (("stubs", STUBS), ("solved", SOLUTIONS))}
+    assert untouched_exercises(handed_in["stubs"], entries, repo) == {"purity-1", "purity-2"}
+    assert untouched_exercises(handed_in["solved"], entries, repo) == set()
+
+
 def test_the_batch_writes_gradebooks_canvas_and_moodle_import(batch_run):
     from grader.course.gradebooks import columns
     from grader.core.manifest import load_course, select

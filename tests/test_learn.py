@@ -8,6 +8,7 @@ are marked slow and kept to a few runs.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -363,6 +364,71 @@ def test_watch_reruns_on_save_and_moves_on_when_it_passes(repo):
         watcher.kill()
         reader.join(timeout=5)
     assert Progress(repo).is_done(PURITY[0])
+
+
+def _watch_with(monkeypatch, repo: Path, elsewhere) -> list[str]:
+    """`grader watch purity-1` for two runs, the checks faked (every run fails at once) and
+    `elsewhere()` done while it waits, as a learner's save or command would be; the ids it checked."""
+    from grader.learner import watch as watching
+    from grader.learner.learn import Course
+
+    class NoWarmProcess:
+        def __init__(self, repo: Path, exercise) -> None:
+            self.exercise = exercise
+
+        def stale(self) -> bool:
+            return False
+
+        def close(self) -> None:
+            pass
+
+    checked: list[str] = []
+    waits = iter([elsewhere])
+
+    @contextlib.contextmanager
+    def keys():
+        yield lambda timeout: next(waits, lambda: None)() or False  # acts on the first wait only
+
+    monkeypatch.setattr(watching, "WarmChecks", NoWarmProcess)
+    monkeypatch.setattr(watching, "_keys", keys)
+    monkeypatch.setattr(Course, "run_checks", lambda self, exercise, warm=None: checked.append(exercise.id) or 1)
+    course = Course(repo, load_manifest(repo / "exercises"))
+    assert watching.watch(course, "purity-1", poll=0.01, max_runs=2) == 0
+    return checked
+
+
+def test_watch_moves_to_another_exercise_when_its_file_is_saved(repo, monkeypatch, capsys):
+    other = repo / "exercises" / PURITY[2].path
+
+    def save_purity_3() -> None:
+        other.write_text(other.read_text() + "\n# my attempt\n")
+
+    assert _watch_with(monkeypatch, repo, save_purity_3) == ["purity-1", "purity-3"]
+    out = capsys.readouterr().out
+    assert f"[watch] exercises/{PURITY[2].path} saved: switching from purity-1 to purity-3" in out
+    assert "[watch] purity-3 not done yet" in out
+
+
+def test_watch_follows_an_exercise_named_or_run_elsewhere(repo, monkeypatch, capsys):
+    from grader.learner.learn import Course, show_hint
+
+    def hint_purity_2() -> None:  # `grader hint purity-2` in another terminal
+        show_hint(Course(repo, load_manifest(repo / "exercises")), "purity-2")
+
+    assert _watch_with(monkeypatch, repo, hint_purity_2) == ["purity-1", "purity-2"]
+    out = capsys.readouterr().out
+    assert "[watch] purity-2 was run or named elsewhere: switching from purity-1 to purity-2" in out
+
+
+def test_watch_stays_on_its_exercise_when_its_own_file_is_saved(repo, monkeypatch, capsys):
+    own = repo / "exercises" / PURITY[0].path
+
+    def save_purity_1() -> None:
+        own.write_text(own.read_text() + "\n# my attempt\n")
+        Progress(repo).save()  # a progress write that names nothing new moves nothing
+
+    assert _watch_with(monkeypatch, repo, save_purity_1) == ["purity-1", "purity-1"]
+    assert "[watch] saved: re-running purity-1" in capsys.readouterr().out
 
 
 # --- what plain pytest shows --------------------------------------------------------------

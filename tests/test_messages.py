@@ -36,6 +36,22 @@ SLIPS = [
     # A pure_callback that records: the fix is the side-effect callback, not debug-4's vmap_method.
     ("debug-3:mutant_used_pure_callback", "test_vmap_records_every_data_set",
      ["not a missing option", "side effect"], ["vmap_method='sequential'"]),
+    # err.throw() inside the jitted function: f is checkified, the throw is what jit staged.
+    ("debug-1:mutant_throw_inside_jit", "test_fs_own_checks_raise",
+     ["err.throw() runs inside the jitted function", "outside jit"], ["a checkify.check inside f was staged"]),
+    ("debug-1:mutant_throw_inside_jit", "test_out_of_bounds_index_raises_where_it_happened",
+     ["err.throw() runs inside the jitted function"], ["a checkify.check inside f was staged"]),
+    # P() on a mesh over every device: the spec copies, the mesh is right.
+    ("sharding-2:mutant_replicated", "test_each_device_holds_its_own_block_of_rows",
+     ["mesh already spans all", "P() copies"], ["build the mesh over every device"]),
+    # An own 1-D mesh under the caller's 2-D one: block 0 is on device 0 either way; the block size differs.
+    ("explicit-1:mimic_own_mesh", "test_other_mesh_axes_hold_copies",
+     ["each block holds 1 row where", "gives each block 2"], ["puts it on device 0"]),
+    # The equality is there, written the other way round: the symbolic dimension must stand alone on the left.
+    ("export-3:mutant_reversed_equality", "test_exports_one_artefact_for_every_even_row_count",
+     ["alone on the left", "'b == 2*k'"], ["an equality constraint that defines it"]),
+    ("export-3:mutant_divisibility_constraint", "test_exports_one_artefact_for_every_even_row_count",
+     ["alone on the left", "'mod(b, 2) == 0'"], ["an equality constraint that defines it"]),
 ]
 
 # Raw JAX errors: the reason is the plain line grader.runtime.explain gives them.
@@ -48,6 +64,8 @@ RAW_ERRORS = [
      ["fwd rule returned only the output"], ["list or tuple of length two"]),
     ("explicit-2:mutant_array_to_shard_shape", "test_block_shape_of_placed_arrays",
      ["an array was used where Python needs a hashable value"], ["ArrayImpl"]),
+    ("vmap-1:mutant_no_in_axes", "test_matches_hand_batched_model",
+     ["a shared argument needs None in in_axes"], ["rank should be at least"]),
 ]
 
 SELECTED = {e.id for e in EXERCISES}
@@ -111,6 +129,8 @@ def test_raw_jax_errors_come_with_their_lesson():
         "abstract mesh": (placed, "bare PartitionSpec"),
         "fwd output only": (_raised(lambda: jax.grad(lambda v: identity(v).sum())(jnp.ones(3))), "residuals"),
         "array as a shape": (_raised(lambda: jax.typeof(x).sharding.shard_shape(x)), "x.shape"),
+        "vmap without in_axes": (_raised(lambda: jax.vmap(lambda w, x: w * x)(jnp.float32(2), jnp.ones(3))),
+                                 "in_axes=(None, None, 0)"),
         "tracer as a shape": (_raised(lambda: jax.jit(lambda v: jnp.zeros(jax.typeof(v).sharding.shard_shape(v)))(x)),
                               "x.shape"),
     }

@@ -216,6 +216,27 @@ def test_a_notebook_result_has_the_fingerprint_of_the_same_file_in_exercises(rep
 # --- running -----------------------------------------------------------------------------------
 
 
+def test_kata_commands_name_the_notebooks_own_commands(repo: Path, capsys) -> None:
+    """`%kata hint` and `%kata progress` point at `%kata ...` and the cells, never at `grader ...`."""
+    from grader.learner.notebook import _Magic
+
+    magic = _Magic(None, repo, load_manifest(repo / "exercises"))
+    first = PURITY[0]
+    magic("hint " + first.id)
+    out = capsys.readouterr().out
+    assert f"Still stuck? `%kata hint {first.id}` again gives a stronger hint." in out
+    magic("progress")
+    out = capsys.readouterr().out
+    assert f"Next: {first.id}. Running its `%%kata {first.id}` cell checks it, `%kata hint {first.id}`" in out
+    for _ in first.hints:
+        magic("hint " + first.id)
+    out = capsys.readouterr().out
+    assert f"Once your version passes, `%kata solution {first.id}` shows the reference" in out
+    assert "grader " not in out
+    assert main(["hint", first.id, "--repo", str(repo)]) == 0  # the terminal's hint still names its own
+    assert f"`grader solution {first.id}`" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_solutions_pasted_into_the_cells_pass_and_count_as_done(repo: Path, kernel: str, tmp_path: Path) -> None:
     out = tmp_path / "notebooks"
@@ -259,6 +280,7 @@ def test_stubs_fail_with_their_lessons_and_the_notebook_runs_on(repo: Path, kern
         assert verdict is not None and not verdict.passed
         assert " ".join(verdict.reason.split())[:60] in " ".join(text.split()), (verdict.reason, text)
     assert first.hints[0] in " ".join(shown(notebook.cells[-1]).split())
+    assert f"`%kata hint {first.id}` again" in shown(notebook.cells[-1])
     assert Progress(repo).hints_shown(first) == 1
 
 

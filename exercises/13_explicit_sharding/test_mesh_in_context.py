@@ -33,15 +33,29 @@ def _on_the_callers_mesh(out: jax.Array, mesh, what: str) -> None:
     spec = getattr(out.sharding, "spec", None)
     theirs = getattr(out.sharding, "mesh", None)
     if spec is not None and tuple(spec)[:1] == ("data",) and theirs is not None and theirs != mesh:
-        first = next(s.device.id for s in out.addressable_shards if s.index[0].start in (0, None))
         checks.fail(f"{what}: the rows are split over a mesh of your own ({theirs}), not the caller's "
-                    f"current mesh ({mesh}): the first block of rows sits on device {first} where the "
-                    f"caller's mesh puts it on device {want.mesh.devices.flat[0].id}. Code written "
-                    f"for jax.set_mesh reads the mesh its caller set, it does not build one. "
+                    f"current mesh ({mesh}): {_layout_difference(out, want)}. Code written for "
+                    f"jax.set_mesh reads the mesh its caller set, it does not build one. "
                     f"See {SET_MESH_DOCS}", "wrong-sharding", checks.picture(want, out))
     checks.fail(f"{what} has sharding {out.sharding} (type {jax.typeof(out)}); expected the rows split over "
                 f"the current mesh's axis 'data', PartitionSpec('data'), and copies along any other mesh "
                 f"axis. See {SET_MESH_DOCS}", "wrong-sharding", checks.picture(want, out))
+
+
+def _layout_difference(out: jax.Array, want: NamedSharding) -> str:
+    """What the learner's own mesh does differently with the rows: where the first block goes, else
+    how many rows a block holds."""
+    first = next(s.device.id for s in out.addressable_shards if s.index[0].start in (0, None))
+    callers = sorted(d.id for d, index in want.devices_indices_map(out.shape).items()
+                     if index[0].start in (0, None))
+    if first not in callers:
+        return (f"the first block of rows sits on device {first} where the caller's mesh puts it on "
+                f"device {' and '.join(map(str, callers))}")
+    rows, wanted = out.sharding.shard_shape(out.shape)[0], want.shard_shape(out.shape)[0]
+    if rows != wanted:
+        return (f"each block holds {rows} row{'' if rows == 1 else 's'} where the caller's mesh, "
+                f"{want.mesh.shape['data']} devices along 'data', gives each block {wanted}")
+    return "its blocks of rows land on other devices than the caller's mesh puts them on"
 
 
 def test_rows_are_split_over_the_callers_mesh(exercise):

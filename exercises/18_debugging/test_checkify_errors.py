@@ -51,24 +51,46 @@ def _run(exercise, f):
     return run
 
 
-def _call(run, *args, what):
+def _call(exercise, run, *args, what):
     """run(*args): the output, or the checkify error it raised (None when it raised none)."""
     try:
         out = run(*args)
     except checkify.JaxRuntimeError as error:
         return None, error
     except ValueError as error:
-        if "not functionalized" in str(error):
-            checks.fail(f"{what} raised ValueError: a checkify.check inside f was staged by jit without "
-                        f"checkify around it ({str(error).splitlines()[0][:120]}). checkify.checkify(f) "
-                        f"is what turns f's checks into an error value the compiled program can return. "
-                        f"See {GUIDE}", "wrong-tool")
+        if _unfunctionalized(error):
+            _explain_staged_check(exercise, what, error)
         raise
     if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], checkify.Error):
         checks.fail(f"{what} returned checkify's (err, out) pair instead of f's output: the Error is "
                     f"data, and nothing happens until someone raises it outside jit. run must raise "
                     f"it itself and return only the output. See {GUIDE}", "silent-error")
     return out, None
+
+
+def _unfunctionalized(error):
+    return isinstance(error, ValueError) and "not functionalized" in str(error)
+
+
+def _explain_staged_check(exercise, what, error):
+    """JAX refuses a check staged by jit with no checkify around it. Two answers make one: f's own
+    checkify.check under a jit without checkify, and err.throw() called inside the jitted function
+    (a throw is a check too). A function with no check of its own tells them apart."""
+    try:
+        exercise.checked(log_ratio)(*_arrays(np.array([1.0], np.float32), np.array([2.0], np.float32)))
+        throws_under_jit = False
+    except Exception as probe:  # noqa: BLE001 - any other error: not this one
+        throws_under_jit = _unfunctionalized(probe)
+    first = str(error).splitlines()[0][:120]
+    if throws_under_jit:
+        checks.fail(f"{what} raised ValueError ({first}): err.throw() runs inside the jitted function, "
+                    f"even for an f with no checkify.check of its own. Under jit the throw is staged "
+                    f"like a check with no checkify around it, and a compiled program cannot raise "
+                    f"anyway: the jitted, checkified function must return the Error, and run calls "
+                    f"err.throw() on it outside jit. See {GUIDE}", "wrong-tool")
+    checks.fail(f"{what} raised ValueError: a checkify.check inside f was staged by jit without "
+                f"checkify around it ({first}). checkify.checkify(f) is what turns f's checks into an "
+                f"error value the compiled program can return. See {GUIDE}", "wrong-tool")
 
 
 def _origin(error, f):
@@ -79,8 +101,8 @@ def _origin(error, f):
     return type(cause).__name__, getattr(cause, "prim", None), in_f
 
 
-def _expect_error(run, args, f, *, what, kind, prim, silent_why):
-    out, error = _call(run, *args, what=what)
+def _expect_error(exercise, run, args, f, *, what, kind, prim, silent_why):
+    out, error = _call(exercise, run, *args, what=what)
     if error is None:
         if not checks.program_of(run, *args, what=what).has("check"):
             checks.fail(f"{what} returned {checks.short(out)} and raised nothing: run never raises the "
@@ -107,9 +129,9 @@ def test_returns_f_outputs_compiled_once(exercise):
     table, *args = _arrays(HOST_TABLE, *calls)
     results = []
     with checks.count_compiles() as first:
-        results.append(_call(run, table, args[0], what="checked(lookup_log)(table, ids)"))
+        results.append(_call(exercise, run, table, args[0], what="checked(lookup_log)(table, ids)"))
     with checks.count_compiles() as later:
-        results += [_call(run, table, ids, what="checked(lookup_log)(table, ids)") for ids in args[1:]]
+        results += [_call(exercise, run, table, ids, what="checked(lookup_log)(table, ids)") for ids in args[1:]]
     for ids, (out, error) in zip(calls, results):
         if error is not None:
             checks.fail(f"checked(lookup_log)(table, {ids.tolist()}) raised {error!r}, but every index "
@@ -130,7 +152,7 @@ def test_out_of_bounds_index_raises_where_it_happened(exercise):
     f = Traced(lookup_log)
     run = _run(exercise, f)
     args = _arrays(HOST_TABLE, np.array([1, 4], np.int32))  # 4 + 1 is past the end of the 5-entry table
-    error = _expect_error(run, args, f, what="checked(lookup_log)(table, [1, 4])",
+    error = _expect_error(exercise, run, args, f, what="checked(lookup_log)(table, [1, 4])",
                           kind="OOBError", prim="gather",
                           silent_why="although ids + 1 = 5 indexes past the end of a 5-entry table: "
                                      "the compiled gather clamped the index and read the last entry. "
@@ -144,7 +166,7 @@ def test_nan_raises_naming_the_operation(exercise):
     f = Traced(log_ratio)
     run = _run(exercise, f)
     args = _arrays(np.array([1.0, -2.0], np.float32), np.array([2.0, 4.0], np.float32))
-    _expect_error(run, args, f, what="checked(log_ratio)(x, y) with a negative ratio",
+    _expect_error(exercise, run, args, f, what="checked(log_ratio)(x, y) with a negative ratio",
                   kind="NaNError", prim="log",
                   silent_why="although log of the negative ratio -0.5 is NaN: a compiled program makes "
                              "NaNs silently. checkify catches the operation that makes one only when "
@@ -155,7 +177,7 @@ def test_fs_own_checks_raise(exercise):
     f = Traced(normalise)
     run = _run(exercise, f)
     w = _arrays(np.array([1.0, -1.0, 2.0], np.float32))
-    error = _expect_error(run, w, f, what="checked(normalise)(w) with a negative weight",
+    error = _expect_error(exercise, run, w, f, what="checked(normalise)(w) with a negative weight",
                           kind="FailedCheckError", prim=None,
                           silent_why="although normalise's checkify.check(all(w > 0), ...) failed: "
                                      "choosing other checks in errors= drops f's own checks unless "
@@ -163,7 +185,8 @@ def test_fs_own_checks_raise(exercise):
     if "weights must be positive" not in str(error):
         checks.fail(f"checked(normalise) raised {str(error).strip()[:120]!r}; expected the message of "
                     f"normalise's own check, 'weights must be positive'.")
-    out, error = _call(run, *_arrays(np.array([1.0, 3.0, 4.0], np.float32)), what="checked(normalise)(w)")
+    positive = _arrays(np.array([1.0, 3.0, 4.0], np.float32))
+    out, error = _call(exercise, run, *positive, what="checked(normalise)(w)")
     if error is not None:
         checks.fail(f"checked(normalise)([1, 3, 4]) raised {error!r}; every weight is positive.")
     checks.assert_close(out, np.array([0.125, 0.375, 0.5]), what="checked(normalise)([1, 3, 4])")

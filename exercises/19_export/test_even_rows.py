@@ -32,10 +32,12 @@ def _export(exercise, features):
             checks.fail(f"export_pairs({features}) failed: {str(error).strip().splitlines()[0][:160]} "
                         f"(InconclusiveDimensionOperation). pair_rows' reshape only works for an even "
                         f"number of rows, and nothing in the exported input shape tells JAX the rows are "
-                        f"even, so it cannot prove the reshape for every row count (an inequality "
-                        f"constraint such as b >= 2 says nothing a division can use). State the evenness: "
-                        f"write the rows as twice a variable, in the symbolic dimension itself or with an "
-                        f"equality constraint that defines it. See {SHAPE_POLY}", "traced-value")
+                        f"even, so it cannot prove the reshape for every row count. State the evenness: "
+                        f"write the rows as twice a variable, in the symbolic dimension itself ('2*k'), "
+                        f"or define the row variable by an equality with that variable alone on the "
+                        f"left: 'b == 2*k'. JAX rewrites b only from that form: given '2*k == b', "
+                        f"'mod(b, 2) == 0' or an inequality such as 'b >= 2' it still cannot prove the "
+                        f"division. See {SHAPE_POLY}", "traced-value")
     if not isinstance(exported, jax.export.Exported):
         checks.fail(f"export_pairs({features}) returned {type(exported).__name__}, not one "
                     f"jax.export.Exported. See {SHAPE_POLY}", "not-portable")

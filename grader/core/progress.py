@@ -173,7 +173,7 @@ class Progress:
         def unfinished(entry: Exercise) -> bool:
             return entry.id not in passed and not self.is_done(entry)
 
-        chosen = next((e for e in exercises if e.id == self.data.get("current")), None)
+        chosen = next((e for e in exercises if e.id == self.named()), None)
         if chosen is not None:
             if unfinished(chosen):
                 return chosen
@@ -181,6 +181,10 @@ class Progress:
             if after is not None:
                 return after
         return next((e for e in exercises if unfinished(e)), None)
+
+    def named(self) -> str | None:
+        """The id of the exercise last run or named, as recorded (passed or not)."""
+        return self.data.get("current")
 
     def set_current(self, exercise: Exercise) -> None:
         """The learner ran or named this exercise: it is the current one until it passes."""

@@ -5,6 +5,7 @@ each submission with the same `grade_one`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import subprocess
@@ -21,6 +22,7 @@ from grader.core.manifest import Exercise
 from grader.course.classreport import UNTOUCHED
 from grader.course.messages import shown
 from grader.course.reports import to_json
+from grader.course.soundness import staged_stub
 from grader.engine.grading import grade
 from grader.engine.sandbox import Isolation
 from grader.engine.warm import ready
@@ -142,14 +144,29 @@ def grade_one(submission: Submission, exercises: tuple[Exercise, ...], limits: L
 
 
 def untouched_exercises(files: Path, exercises: tuple[Exercise, ...], repo: Path = REPO_ROOT) -> set[str]:
-    """Ids of the exercises whose file in `files` is byte for byte the stub in this grader's exercises/."""
+    """Ids of the exercises whose file in `files` is byte for byte its stub as released: as staged in
+    this grader's git checkout (whose working copy may hold solutions), else its exercises/ file."""
     same = set()
     for entry in exercises:
-        submitted, stub = files / entry.path, repo / "exercises" / entry.path
-        if submitted.is_file() and not submitted.is_symlink() and stub.is_file() \
-                and submitted.stat().st_size == stub.stat().st_size and submitted.read_bytes() == stub.read_bytes():
+        submitted = files / entry.path
+        if not submitted.is_file() or submitted.is_symlink():
+            continue
+        stub = released_stub(repo, entry)
+        if stub is not None and submitted.stat().st_size == len(stub) and submitted.read_bytes() == stub:
             same.add(entry.id)
     return same
+
+
+@functools.lru_cache(maxsize=None)
+def released_stub(repo: Path, entry: Exercise) -> bytes | None:
+    """The exercise's stub as staged in git, else as the working copy has it (None: neither)."""
+    staged = staged_stub(repo, entry)
+    if staged is not None:
+        return staged
+    try:
+        return (repo / "exercises" / entry.path).read_bytes()
+    except OSError:
+        return None
 
 
 def mark_untouched(record: dict, untouched: set[str]) -> dict:

@@ -49,9 +49,14 @@ class Course:
 
     repo: Path
     exercises: tuple[Exercise, ...]
+    notebook: bool = False  # the learner types `%kata ...` in a notebook, not `grader ...`
 
     def progress(self) -> Progress:
         return Progress(self.repo)
+
+    def command(self, *words: str) -> str:
+        """A learner's command as the learner types it here: `grader hint x` or `%kata hint x`."""
+        return f"`{'%kata' if self.notebook else 'grader'} {' '.join(words)}`"
 
     def find(self, name: str) -> Exercise:
         """An exercise by id (`purity-1`) or by its file (`exercises/01_purity/global_config.py`)."""
@@ -182,9 +187,13 @@ def show_progress(course: Course, recheck: bool = False) -> int:
         say(f"{marker} {label:<9}  {exercise.id:<{width}}  exercises/{exercise.path}")
     say("")
     if changed:
-        say(f"{changed} exercise(s) changed since their last check: `grader progress --recheck` checks them.")
+        recheck = "`!grader progress --recheck`" if course.notebook else "`grader progress --recheck`"
+        say(f"{changed} exercise(s) changed since their last check: {recheck} checks them.")
     if current is None:
         say("Every exercise passes: well done!")
+    elif course.notebook:
+        say(f"Next: {current.id}. Running its `%%kata {current.id}` cell checks it, "
+            f"{course.command('hint', current.id)} gives a hint.")
     else:
         say(f"Next: {current.id}. `grader next` runs its checks, `grader hint {current.id}` gives a hint, "
             f"`grader watch` re-runs the checks each time you save.")
@@ -219,7 +228,7 @@ def show_hint(course: Course, name: str | None = None) -> int:
     progress = course.progress()
     exercise, all_done = course.target(name, progress)
     if exercise is None:
-        say(f"{all_done} No hints needed. `grader hint ID` shows one exercise's hints.")
+        say(f"{all_done} No hints needed. {course.command('hint', 'ID')} shows one exercise's hints.")
         return 0
     total = len(exercise.hints)
     shown = min(progress.hints_shown(exercise) + 1, total)
@@ -228,9 +237,9 @@ def show_hint(course: Course, name: str | None = None) -> int:
         say(wrapped(hint, f"hint {number} of {total}: "))
     say("")
     if shown < total:
-        say(f"Still stuck? `grader hint {exercise.id}` again gives a stronger hint.")
+        say(f"Still stuck? {course.command('hint', exercise.id)} again gives a stronger hint.")
     else:
-        say(f"That was the last hint. Once your version passes, `grader solution {exercise.id}` "
+        say(f"That was the last hint. Once your version passes, {course.command('solution', exercise.id)} "
             f"shows the reference solution.")
     progress.set_hints_shown(exercise, shown)
     if name:
@@ -324,8 +333,9 @@ def show_solution(course: Course, name: str) -> int:
         why = verdict.reason if verdict is not None else "its checks did not finish"
         say(wrapped(f"{exercise.id} does not pass yet, so its reference solution stays hidden: "
                      f"working it out is the exercise. First failure: {why}"), "",
-            f"`grader hint {exercise.id}` gives a hint; `pytest exercises/{exercise.check_path}` "
-            f"shows every failing check.")
+            f"{course.command('hint', exercise.id)} gives a hint; " + (
+                f"running its `%%kata {exercise.id}` cell" if course.notebook else
+                f"`pytest exercises/{exercise.check_path}`") + " shows every failing check.")
         return 1
     source = read_solution(course.repo, exercise)
     if source is None:

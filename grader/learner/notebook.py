@@ -30,6 +30,7 @@ plugin that hands the results back) grader.learner.cell_report.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -102,7 +103,8 @@ class _Magic:
         if len(rest) > 1:
             raise UsageError(f"%kata {name} takes at most one exercise id")
         try:  # an unknown id or topic comes back as a UsageProblem, with a suggestion
-            commands[name](learn.course_from(self.repo), rest[0] if rest else None)
+            course = dataclasses.replace(learn.course_from(self.repo), notebook=True)  # its messages say `%kata ...`
+            commands[name](course, rest[0] if rest else None)
         except UsageProblem as problem:
             raise UsageError(str(problem)) from None
 

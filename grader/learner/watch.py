@@ -1,5 +1,9 @@
 """`grader watch`: an exercise's checks again each time its file is saved.
 
+The watch follows the current exercise: saving another exercise's file moves
+it there, and so does an exercise run or named elsewhere (`grader hint ID`,
+`pytest` on its checks, in another terminal), as the progress file records.
+
 Each run is a fresh fork of a warm check process (grader.learner.warmwatch)
 that has imported JAX and collected the checks already, so a verdict comes a
 fraction of a second after the save; where it cannot serve, pytest runs
@@ -60,10 +64,14 @@ def watch(course: Course, name: str | None = None, poll: float = 0.05, max_runs:
                         f"to re-run; q to quit.")
                 if max_runs is not None and runs >= max_runs:
                     return 0
-                if not _wait_for_save(course.repo / "exercises" / exercise.path, poll, pressed_quit):
+                change = _wait_for_change(course, exercise, poll, pressed_quit)
+                if change is None:
                     say("[watch] stopped.")
                     return 0
-                say(f"[watch] saved: re-running {exercise.id}")
+                exercise, news = change
+                say(news)
+                if tty:
+                    note = news  # kept above the cleared screen
             say(note, all_done)
             return 0
         except KeyboardInterrupt:
@@ -143,20 +151,48 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
-def _wait_for_save(path: Path, poll: float, pressed_quit) -> bool:
-    """Wait until `path` changes (True) or the learner asks to quit (False)."""
-    before = _stamp(path)
+def _wait_for_change(course: Course, exercise: Exercise, poll: float,
+                     pressed_quit) -> tuple[Exercise, str] | None:
+    """Wait until the learner saves an exercise file (the watched one, else another exercise's:
+    the watch moves there) or makes another exercise current elsewhere (`grader hint ID`, a pytest
+    run); the exercise to check next and the line that says why. None: the learner quit."""
+    files = {e.id: course.repo / "exercises" / e.path for e in course.exercises}
+    files.setdefault(exercise.id, course.repo / "exercises" / exercise.path)
+    before = {name: _stamp(path) for name, path in files.items()}
+    progress = course.progress()
+    progress_stamp, named_before = _stamp(progress.path), progress.named()
     while True:
         if pressed_quit(poll):
-            return False
-        now = _stamp(path)
-        if now is not None and now != before:
-            while True:  # let the editor finish writing: the file must hold still for a moment
-                time.sleep(SETTLE)
-                settled = _stamp(path)
-                if settled == now:
-                    return True
-                now = settled
+            return None
+        changed = [name for name, path in files.items() if _stamp(path) not in (None, before[name])]
+        if changed:
+            name = exercise.id if exercise.id in changed else changed[0]
+            _settle(files[name])
+            if name == exercise.id:
+                return exercise, f"[watch] saved: re-running {exercise.id}"
+            other = course.find(name)
+            return other, (f"[watch] exercises/{other.path} saved: switching from {exercise.id} "
+                           f"to {other.id}")
+        if _stamp(progress.path) != progress_stamp:
+            progress_stamp = _stamp(progress.path)
+            progress = course.progress()
+            named = progress.named()
+            current = course.current(progress)
+            if named not in (named_before, exercise.id) and current not in (None, exercise):
+                return current, (f"[watch] {named} was run or named elsewhere: switching from "
+                                 f"{exercise.id} to {current.id}")
+            named_before = named
+
+
+def _settle(path: Path) -> None:
+    """Let the editor finish writing: the file must hold still for a moment."""
+    now = _stamp(path)
+    while True:
+        time.sleep(SETTLE)
+        settled = _stamp(path)
+        if settled == now:
+            return
+        now = settled
 
 
 SETTLE = 0.02  # seconds a saved file must stay unchanged before its checks run

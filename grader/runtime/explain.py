@@ -192,6 +192,14 @@ _BY_MESSAGE = {
         "(in_axes None) is being mapped, or one is mapped along the wrong axis: the error lists each "
         "argument's mapped axis and its size.",
         f"{DOCS}/_autosummary/jax.vmap.html", code="wrong-shape"),
+    "which implies that its rank should be at least": Explanation(
+        "jax.vmap was asked to map an argument that has no such axis: a shared argument needs None in in_axes",
+        "jax.vmap(f) maps every argument along axis 0 unless in_axes says otherwise, so an argument "
+        "shared by every example (weights, a bias, a scalar) is cut into examples too, and a scalar "
+        "has no axis 0 to cut. Give in_axes one entry per argument, None for each shared one: "
+        "jax.vmap(f, in_axes=(None, None, 0))(w, b, xs) maps xs's rows and hands every example the "
+        "same w and b.",
+        f"{DOCS}/_autosummary/jax.vmap.html", code="wrong-shape"),
     "cannot select an axis to squeeze out": Explanation(
         "a pmapped argument's leading axis does not match the number of devices",
         "pmap maps the leading axis onto devices one slice each, so its length must equal the "
