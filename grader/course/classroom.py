@@ -95,9 +95,10 @@ def student_pyproject(repo: Path = REPO_ROOT) -> str:
              f"build-backend = {_toml(ours['build-system']['build-backend'])}", "", "[project]"]
     lines += [f"{key} = {_toml(value)}" for key, value in fields.items()]
     lines += [f"dependencies = {_toml(project['dependencies'])}"]
-    if "notebooks" in project.get("optional-dependencies", {}):  # pip install -e ".[notebooks]": Jupyter, Colab
-        lines += ["", "[project.optional-dependencies]",
-                  f"notebooks = {_toml(project['optional-dependencies']['notebooks'])}"]
+    extras = {name: project.get("optional-dependencies", {}).get(name) for name in ("notebooks", "jupyter")}
+    if any(extras.values()):  # pip install -e ".[notebooks]" in Colab, ".[jupyter]" on one's own machine
+        lines += ["", "[project.optional-dependencies]"]
+        lines += [f"{name} = {_toml(needs)}" for name, needs in extras.items() if needs]
     lines += ["", "[project.scripts]"]
     lines += [f"{name} = {_toml(target)}" for name, target in project["scripts"].items()]
     lines += ["", "[tool.setuptools.packages.find]", 'include = ["grader*"]', "",
