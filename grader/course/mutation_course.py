@@ -89,9 +89,11 @@ def course_sites(tree: ast.Module, names: dict[str, str], operators: list[Course
                                    f"{error}") from None
             if new is None:
                 continue
-            if not isinstance(new, ast.AST):
-                raise UsageProblem(f"{COURSE_FILE}: operator {course_operator.name} returned "
-                                   f"{type(new).__name__}: return an ast node, or None where it does not apply")
+            kind = next((k for k in (ast.expr, ast.stmt) if isinstance(node, k)), ast.AST)
+            if not isinstance(new, kind):
+                raise UsageProblem(f"{COURSE_FILE}: operator {course_operator.name} returned {type(new).__name__} "
+                                   f"for {type(node).__name__} (line {getattr(node, 'lineno', '?')}): return an ast "
+                                   f"{kind.__name__} node, or None where it does not apply")
             yield Site(course_operator.name, path, where, getattr(node, "lineno", 0), course_operator.description,
                        lambda tree, spot, new=new: _put(spot, new))
 

@@ -124,7 +124,9 @@ def _attribute_sites(node: ast.Attribute, path: tuple, where: str, line: int, na
 
 
 def _dtype_swaps(dtype: str, x64: bool) -> list[str]:
-    """Without x64, JAX makes a float64 request float32 (with a warning): that mutant would be the reference."""
+    """Without x64, JAX makes a float64 request float32 (with a warning): swapping the two changes nothing."""
+    if dtype == "float64":
+        return ["float32"] if x64 else []
     return [DTYPES[dtype]] + (["float64"] if dtype == "float32" and x64 else [])
 
 
@@ -155,7 +157,8 @@ def _swap_args(call: ast.Call, first: int) -> set[str]:
 
 def _dtype_sites(call: ast.Call, path: tuple, where: str, line: int, head: str, x64: bool) -> Iterator[Site]:
     func = call.func
-    if isinstance(func, ast.Attribute) and func.attr == "astype" and (call.args or keyword_of(call, "dtype")):
+    method = head != "jax.numpy.astype" and not head.startswith("numpy.")  # x.astype, not jnp.astype
+    if method and isinstance(func, ast.Attribute) and func.attr == "astype" and (call.args or keyword_of(call, "dtype")):
         yield Site("drop-astype", path, where, line, f"drops .astype({ast.unparse((call.args or [call.keywords[0]])[0])})",
                    lambda tree, spot: spot.replace(spot.node.func.value) or set())
     if head == "jax.numpy.astype" and call.args:
