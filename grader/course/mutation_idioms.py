@@ -29,6 +29,7 @@ LOOP_EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast
 
 
 def idiom_sites(tree: ast.Module, names: dict[str, str]) -> Iterator[Site]:
+    """Every place in `tree` where an operator of this module can act."""
     functions = functions_of(tree)
     x64 = any(isinstance(n, ast.Constant) and n.value == "jax_enable_x64" or isinstance(n, ast.Attribute)
               and n.attr == "enable_x64" for n in ast.walk(tree))
@@ -186,7 +187,7 @@ def _in_axes_sites(call: ast.Call, path: tuple, where: str, line: int, kind: str
     if not isinstance(value, (ast.Tuple, ast.List)):
         return
     for i, entry in enumerate(value.elts):
-        if not isinstance(entry, ast.Constant) or entry.value is not None and not type(entry.value) is int:
+        if not isinstance(entry, ast.Constant) or entry.value is not None and type(entry.value) is not int:
             continue
         new = ast.Constant(0 if entry.value is None else None)
         changed = copy.deepcopy(value)
