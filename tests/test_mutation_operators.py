@@ -87,11 +87,6 @@ MADE = [
      ["in_axes=(None, None)", "in_axes=(0, 0)"]),
     ("in-axes-entry", HEADER + "def f(xs, w):\n    return jax.vmap(jnp.dot, (0, None))(xs, w)\n",
      ["jax.vmap(jnp.dot, (None, None))", "jax.vmap(jnp.dot, (0, 0))"]),
-    ("add-donate", HEADER + "@partial(jax.jit, static_argnames='lr')\ndef step(lr: float, w, g):\n"
-                            "    return w - lr * g\n",
-     ["@partial(jax.jit, static_argnames='lr', donate_argnames=('w',))"]),
-    ("add-donate", HEADER + "def step(w, g):\n    return w - g\n\nfast = jax.jit(step)\n",
-     ["fast = jax.jit(step, donate_argnames=('w',))"]),
 ]
 
 
@@ -119,8 +114,6 @@ NOT_MADE = [
     ("swap-dtype", HEADER + "def f(x):\n    return x.astype(jnp.float64) + x.astype(jnp.int32)\n"),
     ("drop-dtype", HEADER + "import numpy as np\n\ndef f(x):\n    return np.asarray(x, dtype=np.float32)\n"),
     ("in-axes-entry", HEADER + "def f(xs):\n    return jax.vmap(jnp.sin, in_axes=0)(xs)\n"),
-    ("add-donate", HEADER + "@partial(jax.jit, donate_argnums=0)\ndef step(w, g):\n    return w - g\n"),
-    ("add-donate", HEADER + "@jax.jit\ndef scale(n: int):\n    return jnp.arange(3) * n\n"),
 ]
 
 

@@ -10,7 +10,7 @@ answer (declare it in the exercise's `tests/variants/.../mutants.toml`).
 
 This module names the operators and finds where each can act; the operators on
 JAX idioms (loops rolled and unrolled, associative scans, selections, dtypes,
-vmap axes, donation) are grader.course.mutation_idioms, a course's own ones
+vmap axes) are grader.course.mutation_idioms, a course's own ones
 (its `mutations.py`) grader.course.mutation_course. Reading the solution's
 syntax is grader.course.mutation_syntax, and the rewrites and the helpers
 written into a mutant (some of which say NOT_APPLICABLE_MARK at run time, when
@@ -81,8 +81,6 @@ OPERATORS = {
     "drop-astype": "drops .astype(dtype) (the value keeps its dtype)",
     "drop-dtype": "drops dtype=/preferred_element_type= from a JAX call (its default dtype instead)",
     "in-axes-entry": "one vmap/pmap in_axes entry changed: None -> 0 (maps what was broadcast), N -> None",
-    "add-donate": "donates an argument of a jitted function the reference does not donate (the caller's array is "
-                  "deleted)",
 }
 
 

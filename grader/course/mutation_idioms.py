@@ -1,5 +1,5 @@
 """Mutation operators on JAX idioms (grader.course.mutation): loops rolled and unrolled, associative
-scans and their combines, selections, dtypes, vmap axes, donation.
+scans and their combines, selections, dtypes, vmap axes.
 
 Each finds the places it can act on in a solution's syntax tree and says how to rewrite one: a
 plausible wrong answer whose values are often right (a Python loop unrolled under jit, a closed
@@ -14,8 +14,7 @@ import copy
 from collections.abc import Iterator
 
 from grader.course.mutation_rewrites import call_helper, drop_keyword, set_axes, set_keyword
-from grader.course.mutation_syntax import (JIT, PMAP, VMAP, Site, Spot, functions_of, keyword_of, name_of,
-                                           params_of, transform_of, walk)
+from grader.course.mutation_syntax import PMAP, VMAP, Site, Spot, keyword_of, name_of, params_of, transform_of, walk
 
 ASSOCIATIVE_SCAN = "jax.lax.associative_scan"
 CUMULATIVE = {"jax.numpy.cumsum": "cumprod", "jax.numpy.cumprod": "cumsum", "jax.lax.cumsum": "cumprod",
@@ -24,13 +23,11 @@ COMBINE_PARTNERS = {"add": "multiply", "multiply": "add", "maximum": "minimum", 
 BRANCHES = {"jax.numpy.where": 1, "jax.lax.select": 1, "jax.lax.cond": 1}  # the index of the first branch
 DTYPES = {"float32": "bfloat16", "bfloat16": "float32", "float16": "float32", "float64": "float32"}
 DTYPE_KEYWORDS = ("dtype", "preferred_element_type")
-SCALAR_HINTS = ("int", "float", "bool", "str", "Callable", "tuple")  # annotations of arguments never donated
 LOOP_EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
 
 
 def idiom_sites(tree: ast.Module, names: dict[str, str]) -> Iterator[Site]:
     """Every place in `tree` where an operator of this module can act."""
-    functions = functions_of(tree)
     x64 = any(isinstance(n, ast.Constant) and n.value == "jax_enable_x64" or isinstance(n, ast.Attribute)
               and n.attr == "enable_x64" for n in ast.walk(tree))
     combines = _combine_operations(tree, names)
@@ -38,9 +35,6 @@ def idiom_sites(tree: ast.Module, names: dict[str, str]) -> Iterator[Site]:
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.FunctionDef):
             yield from _loop_sites(node, path, names)
-            for i, decorator in enumerate(node.decorator_list):
-                if transform_of(decorator, names)[0] == JIT:
-                    yield from _donate_sites(decorator, path + (("decorator_list", i),), node.name, line, node, names)
         if isinstance(node, ast.BinOp) and id(node) in combines:
             yield from _operator_sites(node, path, where, line)
         if isinstance(node, ast.Attribute):
@@ -56,9 +50,6 @@ def idiom_sites(tree: ast.Module, names: dict[str, str]) -> Iterator[Site]:
         yield from _dtype_sites(node, path, where, line, head, x64)
         if kind in (VMAP, PMAP):
             yield from _in_axes_sites(node, path, where, line, kind)
-        target = node.args[0] if node.args and head != "functools.partial" else None
-        if kind == JIT and isinstance(target, ast.Name) and target.id in functions:
-            yield from _donate_sites(node, path, where, line, functions[target.id], names)
 
 
 # --- associative scans and their combines ----------------------------------------------------
@@ -178,7 +169,7 @@ def _dtype_sites(call: ast.Call, path: tuple, where: str, line: int, head: str, 
                            lambda tree, spot, arg=keyword.arg, new=new: set_keyword(spot.node, arg, ast.Constant(new)))
 
 
-# --- vmap axes and donation ------------------------------------------------------------------
+# --- vmap axes ------------------------------------------------------------------------------
 
 
 def _in_axes_sites(call: ast.Call, path: tuple, where: str, line: int, kind: str) -> Iterator[Site]:
@@ -195,30 +186,6 @@ def _in_axes_sites(call: ast.Call, path: tuple, where: str, line: int, kind: str
         what = "maps an argument it broadcast" if entry.value is None else "broadcasts an argument it mapped"
         yield Site("in-axes-entry", path, f"{where}:{i}", line, f"in_axes={ast.unparse(changed)}: {what}",
                    lambda tree, spot, changed=changed: set_axes(spot.node, "in_axes", 0, changed, kind))
-
-
-def _donate_sites(node: ast.AST, path: tuple, where: str, line: int, function: ast.FunctionDef,
-                  names: dict[str, str]) -> Iterator[Site]:
-    call = node if isinstance(node, ast.Call) else None
-    if call is not None and keyword_of(call, "donate_argnums", "donate_argnames", "static_argnums"):
-        return  # donation there already; static positions would shift the numbers
-    static = keyword_of(call, "static_argnames") if call is not None else None
-    fixed = {c.value for c in ast.walk(static.value) if isinstance(c, ast.Constant)} if static else set()
-    hints = {a.arg: ast.unparse(a.annotation) for a in function.args.args if a.annotation is not None}
-    param = next((p for p in params_of(function) if p not in fixed
-                  and not hints.get(p, "").startswith(SCALAR_HINTS)), None)
-    if param is None:
-        return
-    yield Site("add-donate", path, where, line, f"donates {param} to jit of {function.name}: the caller's array "
-               f"is deleted by the call", lambda tree, spot: _add_donation(spot, param))
-
-
-def _add_donation(spot: Spot, param: str) -> set[str]:
-    node = spot.node
-    if not isinstance(node, ast.Call):  # a bare @jax.jit: call it with the keyword
-        node = ast.Call(node, [], [])
-        spot.replace(node)
-    return set_keyword(node, "donate_argnames", ast.Tuple([ast.Constant(param)], ast.Load()))
 
 
 # --- Python loops rolled into lax.fori_loop ------------------------------------------------------
