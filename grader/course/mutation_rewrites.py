@@ -220,6 +220,52 @@ def _katas_python_map(f, xs, batch_size=None):
     ys = [f(_katas_jax.tree.map(lambda a: a[i], xs)) for i in range(n)]
     return _katas_jax.tree.map(lambda *y: _katas_jnp.stack(y), *ys)
 ''',
+    "_katas_python_associative_scan": '''\
+def _katas_python_associative_scan(fn, elems, reverse=False, axis=0):
+    n = _katas_jax.tree.leaves(elems)[0].shape[axis]
+    if n == 0:
+        raise MutationDoesNotApply("''' + NOT_APPLICABLE_MARK + ''': an associative_scan of length 0")
+    pieces, carry = [None] * n, None
+    for i in (reversed(range(n)) if reverse else range(n)):
+        x = _katas_jax.tree.map(lambda a: _katas_jax.lax.slice_in_dim(a, i, i + 1, axis=axis % a.ndim), elems)
+        carry = x if carry is None else fn(carry, x)
+        pieces[i] = carry
+    return _katas_jax.tree.map(lambda *p: _katas_jnp.concatenate(p, axis=axis), *pieces)
+''',
+    "_katas_closed_form_scan": '''\
+def _katas_is_linear_recurrence(fn, a):
+    shape = list(_katas_np.shape(a))
+    shape[0] = 1
+    probe = [_katas_np.full(shape, v, _katas_np.dtype(a.dtype)) for v in (0.5, 2.0, 3.0, -1.0)]
+    with _katas_jax.ensure_compile_time_eval():
+        try:
+            got = fn((probe[0], probe[1]), (probe[2], probe[3]))
+            return len(got) == 2 and _katas_np.allclose(got[0], 1.5) and _katas_np.allclose(got[1], 5.0)
+        except Exception:
+            return False
+
+
+def _katas_closed_form_scan(fn, elems, reverse=False, axis=0):
+    if not isinstance(elems, (tuple, list)) or len(elems) != 2 or _katas_np.shape(elems[0]) != _katas_np.shape(elems[1]) \\
+            or not _katas_np.shape(elems[0]) or axis not in (0, -_katas_np.ndim(elems[0])):
+        raise MutationDoesNotApply("''' + NOT_APPLICABLE_MARK + ''': not a pair of sequences (a, b) scanned on axis 0")
+    a, b = elems
+    if not _katas_is_linear_recurrence(fn, a):
+        raise MutationDoesNotApply("''' + NOT_APPLICABLE_MARK + ''': the combine is not h = a * h + b's")
+    if reverse:
+        a, b = _katas_jnp.flip(a, 0), _katas_jnp.flip(b, 0)
+    products = _katas_jnp.cumprod(a, axis=0)
+    h = products * _katas_jnp.cumsum(b / products, axis=0)
+    if reverse:
+        products, h = _katas_jnp.flip(products, 0), _katas_jnp.flip(h, 0)
+    return type(elems)((products, h))
+''',
+    "_katas_usual_imports": '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+''',
     "_katas_same_keys": '''\
 def _katas_same_keys(key, num=2):
     shape = (num,) if isinstance(num, int) else tuple(num)

@@ -4,7 +4,7 @@ what each name it uses imports, which JAX transform a decorator or call applies.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 
@@ -23,6 +23,18 @@ class Spot:
 
     def remove(self) -> None:
         del getattr(self.parent, self.field)[self.index]
+
+
+@dataclass
+class Site:
+    """A place one operator can act on: derive() applies it to a copy of the solution's tree."""
+
+    operator: str
+    path: tuple  # (field, index) steps from the module to the node acted on
+    where: str  # the function it is in (module for top level), plus a detail
+    line: int
+    description: str
+    apply: Callable  # (mutated module, Spot) -> set of helper names it needs
 
 
 def locate(tree: ast.AST, path: tuple) -> Spot:
@@ -98,6 +110,8 @@ def transform_of(node: ast.AST, names: dict[str, str]) -> tuple[str, ast.Call | 
 
 
 JIT, PMAP, VMAP = "jax.jit", "jax.pmap", "jax.vmap"
+
+
 def keyword_of(call: ast.Call, *names: str) -> ast.keyword | None:
     return next((k for k in call.keywords if k.arg in names), None)
 

@@ -187,11 +187,9 @@ class Proof:
         self.repeats = {e.id: Repeat(e, self.repo / "solutions" / e.path) for e in self.exercises}
         self.derived: list = []
         if mutate:
-            from grader.course.mutation import derive  # only with --mutate
+            from grader.course.mutation import derive_course  # only with --mutate
 
-            for entry in self.exercises:
-                solution = self.repo / "solutions" / entry.path
-                self.derived += derive(entry, solution.read_text(encoding="utf-8"))
+            self.derived = derive_course(self.repo, self.exercises)
         items = [v for kind in KINDS for v in self.variants[kind]] + list(self.repeats.values()) + self.derived
         self.rounds = rounds(items)
         self._round_of = {item: i for i, group in enumerate(self.rounds) for item in group}
