@@ -231,3 +231,36 @@ def test_a_file_that_cannot_be_imported_is_still_judged_by_what_it_writes(tmp_pa
                               "--target", str(tmp_path), *flags], cwd=REPO_ROOT, capture_output=True, text=True,
                              timeout=300)
         assert run.returncode == 0 and "1 passed" in run.stdout, (flags, run.stdout[-2000:])
+
+
+def test_predictions_computed_at_import_or_written_in_by_other_code_score_nothing(tmp_path):
+    """Graded as a submission: each predict stub with its predictions computed at import appended scores 0,
+    refused as computed; a stub that another exercise's import fills in with the right literals scores 0 too
+    (the examiner read the file before the subject ran anything), even without the sandbox's read-only
+    files."""
+    from grader.core.limits import Limits
+    from grader.engine.grading import grade
+    from grader.engine.sandbox import PROCESS, choose
+    from support import PURITY
+
+    filled = next(e for e in PREDICT if e.id == "vmap-7")
+    for entry in PREDICT:
+        dest = tmp_path / entry.path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        stub = (PRISTINE / "exercises" / entry.path).read_text(encoding="utf-8")
+        computed = REPO_ROOT / "tests" / "variants" / entry.path.removesuffix(".py") / "mimic_computed_at_import.py"
+        dest.write_text(stub if entry is filled else stub + "\n\n" + computed.read_text(encoding="utf-8"))
+    writer = PURITY[0]
+    answer = (REPO_ROOT / "solutions" / filled.path).read_text(encoding="utf-8")
+    dest = tmp_path / writer.path
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text((PRISTINE / "exercises" / writer.path).read_text(encoding="utf-8") + "\n\n"
+                    f"from pathlib import Path as _Path\n"
+                    f"(_Path(__file__).parents[1] / {filled.path!r}).write_text({answer!r})\n")
+    report = grade(tmp_path, only=(writer, *PREDICT), isolation=choose(PROCESS),
+                   limits=Limits(check_seconds=60, submission_seconds=600))
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert all(by_id[e.id].score == 0 for e in PREDICT), {i: (e.score, e.reason) for i, e in by_id.items()}
+    codes = {e.id: {c.result.code for c in by_id[e.id].checks if not c.result.passed} for e in PREDICT}
+    assert codes.pop(filled.id) == {"todo"}, "the file as it was when grading began: still the stub"
+    assert all(found == {"computed-prediction"} for found in codes.values()), codes
