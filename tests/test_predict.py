@@ -227,9 +227,9 @@ def test_a_file_that_cannot_be_imported_is_still_judged_by_what_it_writes(tmp_pa
     solution = (REPO_ROOT / "solutions" / entry.path).read_text(encoding="utf-8")
     dest.write_text("import os\nos._exit(3)\n" + solution, encoding="utf-8")
     for flags in ([], ["--examiner"]):
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"exercises/{entry.check_path}",
-                              "--target", str(tmp_path), *flags], cwd=REPO_ROOT, capture_output=True, text=True,
-                             timeout=300)
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly",
+                              f"exercises/{entry.check_path}", "--target", str(tmp_path), *flags],
+                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
         assert run.returncode == 0 and "1 passed" in run.stdout, (flags, run.stdout[-2000:])
 
 

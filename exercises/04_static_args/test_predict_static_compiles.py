@@ -81,10 +81,9 @@ def test_which_calls_compile(predictions):
         named = guess if isinstance(guess, set) else set()
         why = "; ".join(f"call {n} {'compiles' if n in actual else 'does not'}: {CALLS_SEEN[n]}"
                         for n in sorted(named ^ actual, key=str) if n in CALLS_SEEN)
+        why = why or "jit keys its cache on the shapes and dtypes of x and on n exactly as Python passed it"
         judge.compare(guess, actual, name="COMPILING_CALLS", what="the calls that compile power",
-                      form=checks.forms.CALL_NUMBERS,
-                      why=f"{why or 'jit keys its cache on the shapes and dtypes of x and on n exactly as Python passed it'}. "
-                          f"{DOCS}")
+                      form=checks.forms.CALL_NUMBERS, why=f"{why}. {DOCS}")
 
 
 def test_how_many_compiles_ten_calls_cause(predictions):

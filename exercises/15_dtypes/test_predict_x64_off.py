@@ -43,7 +43,8 @@ def test_values_in_32_bits(predictions):
         for name, make, why in cases:
             result = _run(make)
             judge.compare(guesses[name], int(result), name=name, form=checks.forms.INTEGER,
-                          what=f"int({name.removeprefix('VALUE_OF_')}())", why=f"In {jax.typeof(result)}, {why}. {DOCS}")
+                          what=f"int({name.removeprefix('VALUE_OF_')}())",
+                          why=f"In {jax.typeof(result)}, {why}. {DOCS}")
 
 
 def test_types_and_errors_in_32_bits(predictions):

@@ -22,7 +22,7 @@ class Form:
     """What a prediction must be: `problem(guess)` says why a guess is not of this form ("" if it is);
     `key` turns a guess or JAX's outcome into what is compared; `show` writes either in a message."""
 
-    described: str  # "a count, a Python int such as 3"
+    described: str  # what the task asks for: "a Python int such as 3"
     problem: Callable[[Any], str]
     key: Callable[[Any], Any] = lambda value: value
     show: Callable[[Any], str] = repr
@@ -45,8 +45,8 @@ def _integer(example: str) -> Form:
 
 
 COUNT = _integer("3")
+CALL_NUMBER = COUNT
 INTEGER = _integer("-7")
-CALL_NUMBER = _integer("3")
 
 
 def _flag(guess: Any) -> str:
@@ -66,7 +66,8 @@ def set_of(item: Form, example: str, empty: str = "") -> Form:
 
     def show(value: Any) -> str:
         if isinstance(value, (set, frozenset)):
-            return "set()" if not value else "{" + ", ".join(repr(v) for v in sorted(value, key=repr)) + "}"
+            ordered = sorted(value, key=lambda v: (type(v).__name__, v if isinstance(v, (int, float)) else repr(v)))
+            return "{" + ", ".join(repr(v) for v in ordered) + "}" if value else "set()"
         return repr(value)
     return Form(f"a set such as {example}" + (f" ({empty})" if empty else ""), problem,
                 key=lambda value: frozenset(value) if isinstance(value, (set, frozenset)) else value, show=show)
