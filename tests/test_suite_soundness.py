@@ -22,9 +22,8 @@ def assert_sound(problems: list[soundness.Problem]) -> None:
         pytest.fail("\n".join(f"{p.exercise}: {p.text}\n  fix: {p.fix}" for p in problems), pytrace=False)
 
 
-# A predict kata's answer is data (what JAX will do), not code: a right prediction found by running the
-# program first looks just like one worked out, so no values-right mimic applies to it. Its soundness rests
-# on its mutants (wrong predictions) and alternates (other spellings of the right one).
+# A predict kata's mimics are right predictions the checks must refuse: computed at import (running the
+# program instead of predicting it), or written in a form or vocabulary the task rules out.
 PREDICT = [e for e in EXERCISES if e.kind == "predict"]
 CODE = [e for e in EXERCISES if e.kind != "predict"]
 
@@ -71,12 +70,15 @@ def test_mimic_is_rejected_for_its_jax_property(runs, mimic):
 
 
 @pytest.mark.parametrize("entry", PREDICT, ids=[e.id for e in PREDICT])
-def test_every_predict_kata_accepts_another_spelling_of_the_answer(runs, entry):
-    alternates = [v for v in variants("alternate") if v.exercise == entry]
-    assert alternates, (f"{entry.id} has no alternate: add tests/variants/{entry.path.removesuffix('.py')}/"
-                        f"alternate_<spelling>.py, the right predictions written another way")
+def test_every_predict_kata_refuses_a_computed_prediction_and_accepts_another_form(runs, entry):
     mimics = [v for v in variants("mimic") if v.exercise == entry]
-    assert not mimics, f"{entry.id}: a predict kata's checks read predictions only; a mimic tests nothing here"
+    computed = [m for m in mimics if m.path.name == "mimic_computed_at_import.py"]
+    assert computed, (f"{entry.id}: add tests/variants/{entry.path.removesuffix('.py')}/mimic_computed_at_import.py, "
+                      f"the right predictions computed by running JAX at import")
+    refused = [c for c in runs.results(computed[0]) if not c.result.passed]
+    assert refused and all(c.result.code == "computed-prediction" for c in refused), \
+        f"{entry.id}: a prediction computed at import is refused with code computed-prediction"
+    assert_sound(soundness.mimic_presence_problems(runs, entry))
 
 
 @pytest.mark.parametrize("entry", CODE, ids=[e.id for e in CODE])

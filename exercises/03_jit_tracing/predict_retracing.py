@@ -13,6 +13,8 @@ Task (predict): without running anything, write down which of the nine calls
 below run scale's Python body (they append to TRACES), and the type its body
 sees for `factor` in call 3, as jax.typeof prints it. The checks run the calls
 and, where you were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -44,6 +46,6 @@ def calls():
     ]
 
 
-# Your predictions: replace each ... (no running the calls first!)
-TRACED_CALLS = ...  # the numbers of the calls that run scale's Python body, e.g. {1, 2}
-FACTOR_TYPE_IN_CALL_3 = ...  # as jax.typeof prints it, e.g. "float32[2,3]"
+# Your predictions: replace each ... with a literal (no running the calls first!)
+TRACED_CALLS = ...  # a set of the numbers of the calls that run scale's Python body, e.g. {1, 2}
+FACTOR_TYPE_IN_CALL_3 = ...  # a string, as jax.typeof prints it (never f32), e.g. "float32[2,3]"

@@ -14,6 +14,8 @@ equations `jax.make_jaxpr` shows for python_loop and for fori (loop bodies
 included), which primitives jax.make_jaxpr(lambda x: branch(x, True))(1.0)
 holds, and whether jax.jit(branch)(1.0, True) raises. The checks trace the
 functions and, where you were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -37,8 +39,9 @@ def branch(x, use_sine):
     return jnp.cos(x)
 
 
-# Your predictions: replace each ... (no tracing first!)
-MULS_IN_PYTHON_LOOP = ...  # `mul` equations in jax.make_jaxpr(python_loop)(1.0): a number
-MULS_IN_FORI = ...  # `mul` equations in jax.make_jaxpr(fori)(1.0), loop body included: a number
-BRANCH_PRIMITIVES = ...  # the primitives in jax.make_jaxpr(lambda x: branch(x, True))(1.0), e.g. {"exp"}
+# Your predictions: replace each ... with a literal (no tracing first!)
+MULS_IN_PYTHON_LOOP = ...  # `mul` equations in jax.make_jaxpr(python_loop)(1.0): a Python int
+MULS_IN_FORI = ...  # `mul` equations in jax.make_jaxpr(fori)(1.0), loop body included: a Python int
+# a set of the primitives' names as the jaxpr prints them ("exp", not "jnp.exp"), e.g. {"exp"}:
+BRANCH_PRIMITIVES = ...  # the primitives in jax.make_jaxpr(lambda x: branch(x, True))(1.0)
 JIT_BRANCH_RAISES = ...  # does jax.jit(branch)(1.0, True) raise? True or False

@@ -65,23 +65,22 @@ def _reasons(seen, wrong):
     return "; ".join(reasons)
 
 
-def test_which_calls_trace(exercise):
-    guess = checks.predicted(exercise, "TRACED_CALLS", what="which calls run scale's Python body")
-    seen = _observed()
-    actual = {number for number, types in seen.items() if types is not None}
-    named = set(guess) if isinstance(guess, (set, frozenset, list, tuple, range)) else set()
-    why = _reasons(seen, named ^ actual) or "Each call that traces is listed once."
-    checks.assert_predicted(guess, actual, name="TRACED_CALLS", what="the calls that run scale's Python body",
-                            why=f"{why}. {DOCS}", same=checks.same_set,
-                            shown=lambda calls: str(sorted(calls)) if isinstance(calls, (set, frozenset))
-                            else repr(calls))
+def test_which_calls_trace(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("TRACED_CALLS", what="which calls run scale's Python body")
+        seen = _observed()
+        actual = {number for number, types in seen.items() if types is not None}
+        named = guess if isinstance(guess, set) else set()
+        why = _reasons(seen, named ^ actual) or "Each call that traces is listed once."
+        judge.compare(guess, actual, name="TRACED_CALLS", what="the calls that run scale's Python body",
+                      form=checks.forms.CALL_NUMBERS, why=f"{why}. {DOCS}")
 
 
-def test_the_type_the_body_sees(exercise):
-    guess = checks.predicted(exercise, "FACTOR_TYPE_IN_CALL_3", what="the type of factor in call 3")
-    actual = _observed()[3][1]
-    checks.assert_predicted(guess, actual, name="FACTOR_TYPE_IN_CALL_3", what="the type scale's body sees for "
-                            "factor in call 3", same=checks.same_type,
-                            why=f"The 2 of call 3 is a Python int: JAX gives it its default integer type, int32, "
-                                f"and marks it weak (~): it will take the other operand's dtype in x * factor. "
-                                f"{DOCS}")
+def test_the_type_the_body_sees(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("FACTOR_TYPE_IN_CALL_3", what="the type of factor in call 3")
+        actual = _observed()[3][1]
+        judge.compare(guess, actual, name="FACTOR_TYPE_IN_CALL_3", what="the type scale's body sees for factor in "
+                      "call 3", form=checks.forms.TYPE_STRING,
+                      why=f"The 2 of call 3 is a Python int: JAX gives it its default integer type, int32, and marks "
+                          f"it weak (~): it will take the other operand's dtype in x * factor. {DOCS}")

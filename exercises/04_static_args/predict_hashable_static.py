@@ -13,6 +13,8 @@ Task (predict): without running anything, write down which of the eight
 calls in `calls()` make XLA compile `apply`, and which call raises instead.
 The checks run them, count the compiles and, where you were wrong, show what
 JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import dataclasses
@@ -54,6 +56,6 @@ def calls():
     ]
 
 
-# Your predictions: replace each ... (no running first!)
-COMPILING_CALLS = ...  # the numbers of the calls that compile apply, e.g. {1, 2}
-RAISING_CALL = ...  # the number of the call that raises instead of running
+# Your predictions: replace each ... with a literal (no running first!)
+COMPILING_CALLS = ...  # a set of the numbers of the calls that compile apply, e.g. {1, 2}
+RAISING_CALL = ...  # the number of the call that raises instead of running: a Python int, e.g. 3

@@ -12,6 +12,8 @@ Task (predict): without running anything, write down which of the nine calls
 in `calls()` make XLA compile `power`, and how many compiles each ten-call
 loop below causes. The checks run them, count the compiles and, where you
 were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 from functools import partial
@@ -57,7 +59,7 @@ def ten_calls(fn):
         fn(x, i % 3)
 
 
-# Your predictions: replace each ... (no running first!)
-COMPILING_CALLS = ...  # the numbers of the calls in calls() that compile power, e.g. {1, 2}
-COMPILES_STATIC = ...  # how many compiles ten_calls(power_static) causes: a number
-COMPILES_TRACED = ...  # how many compiles ten_calls(power_traced) causes: a number
+# Your predictions: replace each ... with a literal (no running first!)
+COMPILING_CALLS = ...  # a set of the numbers of the calls in calls() that compile power, e.g. {1, 2}
+COMPILES_STATIC = ...  # how many compiles ten_calls(power_static) causes: a Python int
+COMPILES_TRACED = ...  # how many compiles ten_calls(power_traced) causes: a Python int

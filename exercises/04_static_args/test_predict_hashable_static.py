@@ -74,19 +74,20 @@ def _why(wrong, actual):
     return f"{said or 'jit finds a static argument by its hash and =='}. {DOCS}"
 
 
-def test_which_calls_compile(exercise):
-    guess = checks.predicted(exercise, "COMPILING_CALLS", what="which calls compile apply")
-    actual = _observed()["compiled"]
-    named = set(guess) if isinstance(guess, (set, frozenset, list, tuple, range)) else set()
-    checks.assert_predicted(guess, actual, name="COMPILING_CALLS", what="the calls that compile apply",
-                            same=checks.same_set, why=_why(named ^ actual, actual),
-                            shown=lambda c: str(sorted(c)) if isinstance(c, (set, frozenset)) else repr(c))
+def test_which_calls_compile(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("COMPILING_CALLS", what="which calls compile apply")
+        actual = _observed()["compiled"]
+        named = guess if isinstance(guess, set) else set()
+        judge.compare(guess, actual, name="COMPILING_CALLS", what="the calls that compile apply",
+                      form=checks.forms.CALL_NUMBERS, why=_why(named ^ actual, actual))
 
 
-def test_which_call_raises(exercise):
-    guess = checks.predicted(exercise, "RAISING_CALL", what="which call raises")
-    raised = _observed()["raised"]
-    actual = min(raised) if raised else None
-    checks.assert_predicted(guess, actual, name="RAISING_CALL", what="the call that raises",
-                            why=f"call {actual}: {CALLS_SEEN.get(actual, 'raised')}. A static argument must be "
-                                f"hashable: jit keys its cache on it. {DOCS}")
+def test_which_call_raises(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("RAISING_CALL", what="which call raises")
+        raised = _observed()["raised"]
+        actual = min(raised) if raised else None
+        judge.compare(guess, actual, name="RAISING_CALL", what="the call that raises", form=checks.forms.CALL_NUMBER,
+                      why=f"call {actual}: {CALLS_SEEN.get(actual, 'raised')}. A static argument must be hashable: "
+                          f"jit keys its cache on it. {DOCS}")

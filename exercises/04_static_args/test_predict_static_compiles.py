@@ -74,27 +74,28 @@ CALLS_SEEN = {1: "the first call", 2: "a new value of n", 3: "x and n exactly as
               9: "x4 with a positional 3: each seen before, but never together"}
 
 
-def test_which_calls_compile(exercise):
-    guess = checks.predicted(exercise, "COMPILING_CALLS", what="which calls compile power")
-    actual = _observed()["calls"]
-    named = set(guess) if isinstance(guess, (set, frozenset, list, tuple, range)) else set()
-    why = "; ".join(f"call {n} {'compiles' if n in actual else 'does not'}: {CALLS_SEEN[n]}"
-                    for n in sorted(named ^ actual, key=str) if n in CALLS_SEEN)
-    checks.assert_predicted(
-        guess, actual, name="COMPILING_CALLS", what="the calls that compile power", same=checks.same_set,
-        shown=lambda c: str(sorted(c)) if isinstance(c, (set, frozenset)) else repr(c),
-        why=f"{why or 'jit keys its cache on the shapes and dtypes of x and on n exactly as Python passed it'}. "
-            f"{DOCS}")
+def test_which_calls_compile(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("COMPILING_CALLS", what="which calls compile power")
+        actual = _observed()["calls"]
+        named = guess if isinstance(guess, set) else set()
+        why = "; ".join(f"call {n} {'compiles' if n in actual else 'does not'}: {CALLS_SEEN[n]}"
+                        for n in sorted(named ^ actual, key=str) if n in CALLS_SEEN)
+        why = why or "jit keys its cache on the shapes and dtypes of x and on n exactly as Python passed it"
+        judge.compare(guess, actual, name="COMPILING_CALLS", what="the calls that compile power",
+                      form=checks.forms.CALL_NUMBERS, why=f"{why}. {DOCS}")
 
 
-def test_how_many_compiles_ten_calls_cause(exercise):
-    seen = _observed()
-    for name, fn, why in [
-        ("COMPILES_STATIC", power_static, "n is static: each value of i % 3 (0, 1, 2) is its own program, and "
-                                          "the later calls find theirs in the cache."),
-        ("COMPILES_TRACED", power_traced, "n is traced: it reaches one program as data (a weak int32 scalar), "
-                                          "whatever its value."),
-    ]:
-        guess = checks.predicted(exercise, name, what=f"the compiles of ten_calls({fn.__name__})")
-        checks.assert_predicted(guess, seen[fn.__name__], name=name,
-                                what=f"how many compiles ten_calls({fn.__name__}) causes", why=f"{why} {DOCS}")
+def test_how_many_compiles_ten_calls_cause(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {name: judge.guess(name, what=f"the compiles of ten_calls({fn})")
+                   for name, fn in (("COMPILES_STATIC", "power_static"), ("COMPILES_TRACED", "power_traced"))}
+        seen = _observed()
+        for name, fn, why in [
+            ("COMPILES_STATIC", power_static, "n is static: each value of i % 3 (0, 1, 2) is its own program, "
+                                              "and the later calls find theirs in the cache."),
+            ("COMPILES_TRACED", power_traced, "n is traced: it reaches one program as data (a weak int32 "
+                                              "scalar), whatever its value."),
+        ]:
+            judge.compare(guesses[name], seen[fn.__name__], name=name, form=checks.forms.COUNT,
+                          what=f"how many compiles ten_calls({fn.__name__}) causes", why=f"{why} {DOCS}")

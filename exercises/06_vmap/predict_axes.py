@@ -13,6 +13,8 @@ of shape (3, 4), and returns shape (4,). Without running anything, write down
 the shape each call below returns (jax.eval_shape(fn, *args) of its mapped
 function and arguments), as a tuple of ints. The checks work
 the shapes out with JAX and, where you were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -40,7 +42,7 @@ CALLS = {
 }
 
 
-# Your predictions: replace each ... with a shape, e.g. (7, 2) (no running first!)
+# Your predictions: replace each ... with a shape, a tuple of ints such as (7, 2) (no running first!)
 SHAPE_A = ...
 SHAPE_B = ...
 SHAPE_C = ...

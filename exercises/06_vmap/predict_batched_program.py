@@ -15,6 +15,8 @@ Python body runs while jax.make_jaxpr traces the vmapped step over 100
 examples, and which primitive chooses between sine and cosine in each of the
 two batched programs. The checks trace them and, where you were wrong, show
 what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -41,7 +43,8 @@ PER_EXAMPLE = lambda: jax.make_jaxpr(jax.vmap(step, in_axes=(0, None)))(xs, w)
 SHARED = lambda: jax.make_jaxpr(jax.vmap(step_shared, in_axes=(0, None, None)))(xs, w, use_sine)
 
 
-# Your predictions: replace each ... (no tracing first!)
-PYTHON_RUNS = ...  # how many times PER_EXAMPLE() runs step's Python body: a number
-CHOOSER_PER_EXAMPLE = ...  # the primitive in PER_EXAMPLE()'s program that picks sine or cosine, e.g. "add"
+# Your predictions: replace each ... with a literal (no tracing first!)
+PYTHON_RUNS = ...  # how many times PER_EXAMPLE() runs step's Python body: a Python int
+# the primitive's name as the jaxpr prints it (not the function that records it), e.g. "add":
+CHOOSER_PER_EXAMPLE = ...  # the primitive in PER_EXAMPLE()'s program that picks sine or cosine
 CHOOSER_SHARED = ...  # the same for SHARED()'s program

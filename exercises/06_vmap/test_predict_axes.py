@@ -41,14 +41,10 @@ WHY = {
 }
 
 
-def _shape(guess):
-    """A shape as written: a tuple or list of ints."""
-    return tuple(guess) if isinstance(guess, (tuple, list)) and all(isinstance(d, int) for d in guess) else guess
-
-
-def test_mapped_shapes(exercise):
-    for letter, (fn, args) in CALLS.items():
-        guess = checks.predicted(exercise, f"SHAPE_{letter}", what=f"the shape of call {letter}")
-        actual = tuple(jax.eval_shape(fn, *args).shape)
-        checks.assert_predicted(_shape(guess), actual, name=f"SHAPE_{letter}", what=f"the shape call {letter} "
-                                f"returns", why=f"{WHY[letter]}. {DOCS}")
+def test_mapped_shapes(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {letter: judge.guess(f"SHAPE_{letter}", what=f"the shape of call {letter}") for letter in CALLS}
+        for letter, (fn, args) in CALLS.items():
+            actual = tuple(jax.eval_shape(fn, *args).shape)
+            judge.compare(guesses[letter], actual, name=f"SHAPE_{letter}", form=checks.forms.SHAPE,
+                          what=f"the shape call {letter} returns", why=f"{WHY[letter]}. {DOCS}")

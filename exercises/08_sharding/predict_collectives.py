@@ -15,6 +15,8 @@ Task (predict): x (16, 8) is split by rows over the 8 devices the checks give
 JAX. Without compiling anything, write down, for each program below, the
 collective its compiled HLO uses, or None if it needs none. The checks
 compile them and, where you were wrong, show what XLA did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -45,8 +47,9 @@ def compiled_text(name):
     return programs(mesh)[name].lower(rows_of(mesh)).compile().as_text()
 
 
-# Your predictions: replace each ... with an HLO collective's name ("all-reduce", "all-gather",
-# "all-to-all", "collective-permute", "reduce-scatter") or None (no compiling first!)
+# Your predictions: replace each ... with an HLO collective's name as a string ("all-reduce", "all-gather",
+# "all-to-all", "collective-permute", "reduce-scatter"; the HLO's names, not jax.lax's psum or
+# all_gather) or None (no compiling first!)
 SUM_OVER_ROWS = ...
 SUM_OVER_COLUMNS = ...
 ROLL_ROWS = ...

@@ -52,14 +52,15 @@ def _collective(counted):
     return next(iter(kinds)) if len(kinds) == 1 else (None if not kinds else kinds)
 
 
-def test_the_collective_of_each_program(exercise):
+def test_the_collective_of_each_program(predictions):
     mesh = jax.make_mesh((jax.device_count(),), ("data",), axis_types=(AxisType.Auto,))
-    x = rows_of(mesh)
-    for name, fn in programs(mesh).items():
-        guess = checks.predicted(exercise, name, what=f"the collective of {name}")
-        compiled = fn.lower(x).compile()
-        actual = _collective(checks.CompiledProgram(compiled.as_text(), compiled).collectives())
-        checks.assert_predicted(guess, actual, name=name, what=f"the collective in {name}'s compiled HLO",
-                                same=checks.same_collective,
-                                why=f"With x split by rows over {jax.device_count()} devices, {NEEDS[name]}. "
-                                    f"{DOCS}")
+    with checks.judging(predictions) as judge:
+        named = programs(mesh)
+        guesses = {name: judge.guess(name, what=f"the collective of {name}") for name in named}
+        x = rows_of(mesh)
+        for name, fn in named.items():
+            compiled = fn.lower(x).compile()
+            actual = _collective(checks.CompiledProgram(compiled.as_text(), compiled).collectives())
+            judge.compare(guesses[name], actual, name=name, form=checks.forms.COLLECTIVE,
+                          what=f"the collective in {name}'s compiled HLO",
+                          why=f"With x split by rows over {jax.device_count()} devices, {NEEDS[name]}. {DOCS}")

@@ -15,6 +15,8 @@ running anything, write down whether PLAIN raises, the jax.typeof string of
 COPIES' and SPLIT's results, and the set of HLO collectives in the compiled
 COPIES and GATHERED. The checks run and compile them and, where you were
 wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -36,9 +38,10 @@ def inputs():
     return mesh, x, w
 
 
-# Your predictions: replace each ... (no running first!)
+# Your predictions: replace each ... with a literal (no running first!)
 PLAIN_RAISES = ...  # True or False
-TYPE_OF_COPIES = ...  # a jax.typeof string, e.g. "float32[2,3@data]"
+TYPE_OF_COPIES = ...  # a string, as jax.typeof prints it (never f32), e.g. "float32[2,3@data]"
 TYPE_OF_SPLIT = ...
-COLLECTIVES_OF_COPIES = ...  # a set of HLO collective names, e.g. {"all-to-all"}; set() for none
+# a set of the HLO's collective names (not jax.lax's psum...), e.g. {"all-to-all"}; set() for none:
+COLLECTIVES_OF_COPIES = ...
 COLLECTIVES_OF_GATHERED = ...

@@ -15,6 +15,8 @@ Task (predict): `a` is float32[16@data,8] and `w` float32[8,4] (copies on
 every device), under jax.set_mesh. Without running anything, write down the
 jax.typeof string of each result below, and whether GRAM raises. The checks
 run them and, where you were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -41,7 +43,8 @@ def inputs():
     return mesh, a, w
 
 
-# Your predictions: replace each ... with a jax.typeof string, e.g. "float32[2,3@data]" (no running first!)
+# Your predictions: replace each ... with a string, as jax.typeof prints it (never f32), e.g.
+# "float32[2,3@data]" (no running first!)
 TRANSPOSED = ...
 DOUBLED = ...
 TIMES_W = ...

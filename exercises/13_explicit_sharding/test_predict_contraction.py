@@ -23,52 +23,46 @@ def inputs():
     return mesh, x, w
 
 
-def _collectives(guess):
-    """A prediction of collectives as a set of HLO names (a single name counts as a set of one)."""
-    from grader.checks.predictions import collective_name
-
-    items = [guess] if isinstance(guess, str) or guess is None else guess
-    try:
-        return {collective_name(item) for item in items} - {None}
-    except TypeError:
-        return guess
-
-
-def test_a_bare_matmul_raises_and_out_sharding_decides_the_type(exercise):
-    mesh, x, w = inputs()
-    guess = checks.predicted(exercise, "PLAIN_RAISES", what="whether PLAIN raises")
-    with jax.set_mesh(mesh):
-        try:
-            outcome = f"returned {jax.typeof(jax.jit(PLAIN)(x, w))}"
-        except Exception as error:  # noqa: BLE001 - which error it is goes into the message
-            outcome = f"raised {type(error).__name__}"
-        checks.assert_predicted(guess, outcome.startswith("raised"), name="PLAIN_RAISES",
-                                what="whether x @ w raises",
-                                why=f"It {outcome}: each device holds a partial product, and whether their sum "
-                                    f"is copied or split is a choice JAX leaves to you on Explicit axes. {DOCS}")
-        for name, fn, why in [
-            ("TYPE_OF_COPIES", COPIES, "out_sharding=P() asks for the sum whole on every device"),
-            ("TYPE_OF_SPLIT", SPLIT, "out_sharding=P('data') asks for the sum's rows split over 'data'"),
-        ]:
-            guess = checks.predicted(exercise, name, what=f"the type of {name.removeprefix('TYPE_OF_')}")
-            checks.assert_predicted(guess, str(jax.typeof(jax.jit(fn)(x, w))), name=name,
-                                    what=f"jax.typeof of {name.removeprefix('TYPE_OF_')}'s result",
-                                    same=checks.same_type, why=f"{why}: the type says so. {DOCS}")
+def test_a_bare_matmul_raises_and_out_sharding_decides_the_type(predictions):
+    with checks.judging(predictions) as judge:
+        raises = judge.guess("PLAIN_RAISES", what="whether PLAIN raises")
+        types = {name: judge.guess(name, what=f"the type of {name.removeprefix('TYPE_OF_')}")
+                 for name in ("TYPE_OF_COPIES", "TYPE_OF_SPLIT")}
+        mesh, x, w = inputs()
+        with jax.set_mesh(mesh):
+            try:
+                outcome = f"returned {jax.typeof(jax.jit(PLAIN)(x, w))}"
+            except Exception as error:  # noqa: BLE001 - which error it is goes into the message
+                outcome = f"raised {type(error).__name__}"
+            judge.compare(raises, outcome.startswith("raised"), name="PLAIN_RAISES", form=checks.forms.FLAG,
+                          what="whether x @ w raises",
+                          why=f"It {outcome}: each device holds a partial product, and whether their sum is copied "
+                              f"or split is a choice JAX leaves to you on Explicit axes. {DOCS}")
+            for name, fn, why in [
+                ("TYPE_OF_COPIES", COPIES, "out_sharding=P() asks for the sum whole on every device"),
+                ("TYPE_OF_SPLIT", SPLIT, "out_sharding=P('data') asks for the sum's rows split over 'data'"),
+            ]:
+                judge.compare(types[name], str(jax.typeof(jax.jit(fn)(x, w))), name=name,
+                              form=checks.forms.TYPE_STRING,
+                              what=f"jax.typeof of {name.removeprefix('TYPE_OF_')}'s result",
+                              why=f"{why}: the type says so. {DOCS}")
 
 
-def test_the_collectives_behind_each_way(exercise):
-    mesh, x, w = inputs()
-    with jax.set_mesh(mesh):
-        for name, fn, why in [
-            ("COLLECTIVES_OF_COPIES", COPIES, "each device multiplies only the blocks it holds, and the partial "
-                                              "products are added across devices"),
-            ("COLLECTIVES_OF_GATHERED", GATHERED, "x and w are first gathered whole onto every device, which then "
-                                                  "repeats the whole matmul: nothing is left to add afterwards"),
-        ]:
-            guess = checks.predicted(exercise, name, what=f"the collectives of {name.removeprefix('COLLECTIVES_OF_')}")
-            compiled = jax.jit(fn).lower(x, w).compile()
-            actual = set(checks.CompiledProgram(compiled.as_text(), compiled).collectives())
-            checks.assert_predicted(_collectives(guess), actual, name=name,
-                                    what=f"the HLO collectives of {name.removeprefix('COLLECTIVES_OF_')}",
-                                    shown=lambda c: str(sorted(c)) if isinstance(c, set) else repr(c),
-                                    why=f"{why[0].upper()}{why[1:]}. {DOCS}")
+def test_the_collectives_behind_each_way(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {name: judge.guess(name, what=f"the collectives of {name.removeprefix('COLLECTIVES_OF_')}")
+                   for name in ("COLLECTIVES_OF_COPIES", "COLLECTIVES_OF_GATHERED")}
+        mesh, x, w = inputs()
+        with jax.set_mesh(mesh):
+            for name, fn, why in [
+                ("COLLECTIVES_OF_COPIES", COPIES, "each device multiplies only the blocks it holds, and the "
+                                                  "partial products are added across devices"),
+                ("COLLECTIVES_OF_GATHERED", GATHERED, "x and w are first gathered whole onto every device, which "
+                                                      "then repeats the whole matmul: nothing is left to add "
+                                                      "afterwards"),
+            ]:
+                compiled = jax.jit(fn).lower(x, w).compile()
+                actual = set(checks.CompiledProgram(compiled.as_text(), compiled).collectives())
+                judge.compare(guesses[name], actual, name=name, form=checks.forms.COLLECTIVES,
+                              what=f"the HLO collectives of {name.removeprefix('COLLECTIVES_OF_')}",
+                              why=f"{why[0].upper()}{why[1:]}. {DOCS}")

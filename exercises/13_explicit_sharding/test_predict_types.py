@@ -39,25 +39,29 @@ WHY = {
 }
 
 
-def test_the_types_of_the_results(exercise):
-    mesh, a, w = inputs()
-    with jax.set_mesh(mesh):
-        for name, fn in RESULTS.items():
-            guess = checks.predicted(exercise, name, what=f"the type of {name}")
-            actual = str(jax.typeof(jax.jit(fn)(a, w)))
-            checks.assert_predicted(guess, actual, name=name, what=f"jax.typeof of {name} for a: {jax.typeof(a)}",
-                                    same=checks.same_type, why=f"{WHY[name][0].upper()}{WHY[name][1:]}. {DOCS}")
+def test_the_types_of_the_results(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {name: judge.guess(name, what=f"the type of {name}") for name in RESULTS}
+        mesh, a, w = inputs()
+        with jax.set_mesh(mesh):
+            for name, fn in RESULTS.items():
+                actual = str(jax.typeof(jax.jit(fn)(a, w)))
+                judge.compare(guesses[name], actual, name=name, form=checks.forms.TYPE_STRING,
+                              what=f"jax.typeof of {name} for a: {jax.typeof(a)}",
+                              why=f"{WHY[name][0].upper()}{WHY[name][1:]}. {DOCS}")
 
 
-def test_an_ambiguous_contraction_raises(exercise):
-    guess = checks.predicted(exercise, "GRAM_RAISES", what="whether GRAM raises")
-    mesh, a, w = inputs()
-    with jax.set_mesh(mesh):
-        try:
-            outcome = f"returned {jax.typeof(jax.jit(GRAM)(a, w))}"
-        except Exception as error:  # noqa: BLE001 - which error it is goes into the message
-            outcome = f"raised {type(error).__name__}"
-    checks.assert_predicted(guess, outcome.startswith("raised"), name="GRAM_RAISES", what="whether a.T @ a raises",
-                            why=f"It {outcome}: a.T @ a sums over a's rows, split on both operands, so each device "
-                                f"holds only a partial product and the result could be copied or split; on "
-                                f"Explicit axes JAX asks for out_sharding instead of choosing. {DOCS}")
+def test_an_ambiguous_contraction_raises(predictions):
+    with checks.judging(predictions) as judge:
+        guess = judge.guess("GRAM_RAISES", what="whether GRAM raises")
+        mesh, a, w = inputs()
+        with jax.set_mesh(mesh):
+            try:
+                outcome = f"returned {jax.typeof(jax.jit(GRAM)(a, w))}"
+            except Exception as error:  # noqa: BLE001 - which error it is goes into the message
+                outcome = f"raised {type(error).__name__}"
+        judge.compare(guess, outcome.startswith("raised"), name="GRAM_RAISES", form=checks.forms.FLAG,
+                      what="whether a.T @ a raises",
+                      why=f"It {outcome}: a.T @ a sums over a's rows, split on both operands, so each device holds "
+                          f"only a partial product and the result could be copied or split; on Explicit axes JAX "
+                          f"asks for out_sharding instead of choosing. {DOCS}")

@@ -14,6 +14,8 @@ Docs: https://docs.jax.dev/en/latest/type_promotion.html
 Task (predict): without running anything, write down the dtype of each
 result below (a name such as "float16"). The checks compute them and, where
 you were wrong, show what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax.numpy as jnp
@@ -31,7 +33,8 @@ RESULTS = {
 }
 
 
-# Your predictions: replace each ... with a dtype name, e.g. "int16" (no running first!)
+# Your predictions: replace each ... with a dtype's name as a string, as .dtype.name gives it ("int16",
+# not "i16" or jnp.int16) (no running first!)
 BF16_PLUS_F16 = ...
 INT8_PLUS_UINT8 = ...
 F16_TIMES_NUMPY_F32 = ...

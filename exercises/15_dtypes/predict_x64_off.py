@@ -13,6 +13,8 @@ Task (predict): with jax_enable_x64 off, and without running anything, write
 down the value (a Python int) or dtype each result below has, and whether
 PYTHON_INT raises. The checks compute them and, where you were wrong, show
 what JAX did and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax.numpy as jnp
@@ -26,9 +28,9 @@ UINT8_DIFFERENCE = lambda: jnp.uint8(3) - jnp.uint8(5)
 PYTHON_INT = lambda: jnp.asarray(2**40)
 
 
-# Your predictions: replace each ... (no running first!)
+# Your predictions: replace each ... with a literal (no running first!); each VALUE_OF_ a Python int
 VALUE_OF_BIG_INT64 = ...  # int(BIG_INT64())
-DTYPE_OF_FLOAT64_REQUEST = ...  # FLOAT64_REQUEST().dtype, as a name such as "int16"
+DTYPE_OF_FLOAT64_REQUEST = ...  # FLOAT64_REQUEST().dtype.name, a string such as "int16"
 VALUE_OF_ROUNDED = ...  # int(ROUNDED())
 VALUE_OF_INT8_SUM = ...  # int(INT8_SUM())
 VALUE_OF_UINT8_DIFFERENCE = ...  # int(UINT8_DIFFERENCE())

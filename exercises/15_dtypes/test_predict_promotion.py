@@ -34,10 +34,10 @@ WHY = {
 }
 
 
-def test_the_dtypes_of_mixed_operations(exercise):
-    for name, make in RESULTS.items():
-        guess = checks.predicted(exercise, name, what=f"the dtype of {name}")
-        result = make()
-        checks.assert_predicted(guess, result.dtype, name=name, what=f"the dtype of {name}",
-                                same=checks.same_dtype, shown=lambda d: repr(getattr(d, "name", d)),
-                                why=f"{WHY[name]} (jax.typeof: {jax.typeof(result)}). {DOCS}")
+def test_the_dtypes_of_mixed_operations(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {name: judge.guess(name, what=f"the dtype of {name}") for name in RESULTS}
+        for name, make in RESULTS.items():
+            result = make()
+            judge.compare(guesses[name], result.dtype, name=name, what=f"the dtype of {name}",
+                          form=checks.forms.DTYPE_NAME, why=f"{WHY[name]} (jax.typeof: {jax.typeof(result)}). {DOCS}")

@@ -13,6 +13,8 @@ Task (predict): for each way of running `layer` below (the same four as in
 memory-5), write down how many matmuls and how many sines the program of
 jax.grad(loss) runs per layer, forward and backward together. The checks
 trace it and count them, and, where you were wrong, show why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -41,7 +43,7 @@ def loss(step, params, x):
     return jnp.mean(y ** 2)
 
 
-# Your predictions: replace each ... with a count per layer (no tracing first!)
+# Your predictions: replace each ... with a count per layer, a Python int (no tracing first!)
 MATMULS_PLAIN = ...
 MATMULS_CHECKPOINTED = ...
 MATMULS_DOTS_SAVEABLE = ...

@@ -14,6 +14,8 @@ Task (predict): for each way of running `layer` below, write down how many
 arrays jax.grad(loss) keeps per layer (the step's input included). The checks
 trace jax.grad of each and count the stacked residuals, and, where you were
 wrong, show what is kept and why.
+The checks read each prediction as a literal from this file's text; they
+never import or run it.
 """
 
 import jax
@@ -42,7 +44,7 @@ def loss(step, params, x):
     return jnp.mean(y ** 2)
 
 
-# Your predictions: replace each ... with a number of arrays per layer (no tracing first!)
+# Your predictions: replace each ... with a number of arrays per layer, a Python int (no tracing first!)
 KEPT_PLAIN = ...
 KEPT_CHECKPOINTED = ...
 KEPT_DOTS_SAVEABLE = ...

@@ -40,16 +40,20 @@ KEPT = {
 }
 
 
-def test_work_per_layer(exercise):
-    params = (jnp.ones((LAYERS, WIDTH, 2 * WIDTH)), jnp.ones((LAYERS, 2 * WIDTH, WIDTH)))
-    x = jnp.ones((BATCH, WIDTH))
-    for name, step in STEPS.items():
-        # A scan's body is traced once for all its layers: counts in the program are counts per layer.
-        counted = checks.program_of(jax.grad(lambda p, x: loss(step, p, x)), params, x,
-                                    what="jax.grad(loss)").primitives()
-        for kind, primitive in (("MATMULS", "dot_general"), ("SINES", "sin")):
-            guess = checks.predicted(exercise, f"{kind}_{name}", what=f"the {kind.lower()} per layer with {name}")
-            checks.assert_predicted(guess, counted.count(primitive), name=f"{kind}_{name}",
-                                    what=f"the {kind.lower()} per layer in jax.grad(loss) with the {name} step",
-                                    why=f"The forward pass runs 2 matmuls and 1 sine; the backward pass adds 2 "
-                                        f"matmuls per matmul; with {name}, {KEPT[name]}. {DOCS}")
+def test_work_per_layer(predictions):
+    kinds = (("MATMULS", "dot_general"), ("SINES", "sin"))
+    with checks.judging(predictions) as judge:
+        guesses = {f"{kind}_{name}": judge.guess(f"{kind}_{name}", what=f"the {kind.lower()} per layer with {name}")
+                   for name in STEPS for kind, _ in kinds}
+        params = (jnp.ones((LAYERS, WIDTH, 2 * WIDTH)), jnp.ones((LAYERS, 2 * WIDTH, WIDTH)))
+        x = jnp.ones((BATCH, WIDTH))
+        for name, step in STEPS.items():
+            # A scan's body is traced once for all its layers: counts in the program are counts per layer.
+            counted = checks.program_of(jax.grad(lambda p, x: loss(step, p, x)), params, x,
+                                        what="jax.grad(loss)").primitives()
+            for kind, primitive in kinds:
+                judge.compare(guesses[f"{kind}_{name}"], counted.count(primitive), name=f"{kind}_{name}",
+                              form=checks.forms.COUNT,
+                              what=f"the {kind.lower()} per layer in jax.grad(loss) with the {name} step",
+                              why=f"The forward pass runs 2 matmuls and 1 sine; the backward pass adds 2 matmuls "
+                                  f"per matmul; with {name}, {KEPT[name]}. {DOCS}")

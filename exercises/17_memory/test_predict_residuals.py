@@ -40,14 +40,15 @@ WHY = {
 }
 
 
-def test_residuals_kept_per_layer(exercise):
-    params = (jnp.ones((LAYERS, WIDTH, 2 * WIDTH)), jnp.ones((LAYERS, 2 * WIDTH, WIDTH)))
-    x = jnp.ones((BATCH, WIDTH))
-    for name, step in STEPS.items():
-        guess = checks.predicted(exercise, f"KEPT_{name}", what=f"the arrays {name} keeps per layer")
-        program = checks.program_of(jax.grad(lambda p, x: loss(step, p, x)), params, x, what=f"jax.grad(loss)")
-        kept = program.stored_per_step()
-        listed = "; ".join(value.describe() for value in kept)
-        checks.assert_predicted(guess, len(kept), name=f"KEPT_{name}", what=f"the arrays jax.grad(loss) keeps per "
-                                f"layer with the {name} step",
-                                why=f"{WHY[name]}: {listed}. {DOCS}")
+def test_residuals_kept_per_layer(predictions):
+    with checks.judging(predictions) as judge:
+        guesses = {name: judge.guess(f"KEPT_{name}", what=f"the arrays {name} keeps per layer") for name in STEPS}
+        params = (jnp.ones((LAYERS, WIDTH, 2 * WIDTH)), jnp.ones((LAYERS, 2 * WIDTH, WIDTH)))
+        x = jnp.ones((BATCH, WIDTH))
+        for name, step in STEPS.items():
+            program = checks.program_of(jax.grad(lambda p, x: loss(step, p, x)), params, x, what="jax.grad(loss)")
+            kept = program.stored_per_step()
+            listed = "; ".join(value.describe() for value in kept)
+            judge.compare(guesses[name], len(kept), name=f"KEPT_{name}", form=checks.forms.COUNT,
+                          what=f"the arrays jax.grad(loss) keeps per layer with the {name} step",
+                          why=f"{WHY[name]}: {listed}. {DOCS}")

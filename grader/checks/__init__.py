@@ -32,8 +32,10 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - processes: `run_in_processes`
 - layout: `picture(expected_sharding, array)` for a check's own `fail(..., picture=...)`; `Picture`
   (`.text()` for the terminal, `.html()` for notebooks), `layout_of`
-- predictions: `predicted` (read a predict kata's answer), `assert_predicted` (judge it against what
-  JAX did), and the spellings it accepts: `same_type`, `same_dtype`, `same_collective`
+- predictions: `judging(predictions)` (a predict kata's answers, read from the file's text by the
+  `predictions` fixture: `judge.guess` reads one, `judge.compare` judges it against what JAX did, every
+  wrong one reported at once), in the forms of `checks.forms` (COUNT, FLAG, CALL_NUMBERS, SHAPE,
+  DTYPE_NAME, TYPE_STRING, COLLECTIVE, PRIMITIVE...)
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
@@ -51,8 +53,8 @@ from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled,
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_no_callbacks,
                                     assert_not_uses, assert_uses, jaxpr_primitives, jaxpr_size, program_of,
                                     traced_jaxpr)
-from grader.checks.predictions import (assert_predicted, predicted, same_collective, same_dtype, same_set,
-                                       same_type)
+from grader.checks import forms
+from grader.checks.predictions import Predictions, judging
 from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
                                 no_key_reuse)
 from grader.checks.values import (assert_close, assert_follows, assert_leaves_setting, assert_not_mutated,
@@ -62,15 +64,14 @@ from grader.checks.values import (assert_close, assert_follows, assert_leaves_se
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "assert_close", "assert_compiles", "assert_predicted", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "Predictions", "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles",
-    "drawn_values", "fail", "host_reads", "jaxpr_primitives", "jaxpr_size", "layout_of", "lowered_donations", "max_traces",
-    "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "predicted", "program_of", "read_setting", "run_in_processes",
-    "same_collective", "same_dtype", "same_set", "same_type",
+    "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "layout_of", "lowered_donations", "max_traces",
+    "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
     "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",
 ]

@@ -7,121 +7,178 @@ compiles or of stored residuals), and judge the prediction against that, never
 against a written-down answer that could drift from JAX. A wrong prediction is
 answered with the real outcome and why.
 
-Predictions are plain Python values, and an answer may spell a right one in
-any of its usual ways: `same_type` (jax.typeof strings, short dtype names),
-`same_dtype`, `same_collective` (HLO or jax.lax names), `same_set`.
+Predictions are read from the exercise file's text (`Predictions.read`), never
+imported or run: each must be a literal written on its own line (a number, a
+string, True/False, None, or a tuple, list, set or dict of literals), the last
+`NAME = literal` of the file. Anything that computes a value at import (a call,
+a comprehension, an f-string, arithmetic, another name, a function that sets
+it with `global`) is refused with the lesson: predict, then check. Names of
+other constants are refused too, so every prediction reads at a glance.
+
+A check judges all of its predictions before failing (`judging`): every wrong
+one is reported at once, each in the form the task asks for
+(grader.checks.forms).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from grader.checks.core import fail
+from grader.checks.forms import Form, written
+
+LESSON = ("Predict, then check: write the value you expect as a literal (a number, a string, True/False, None, "
+          "or a tuple, list, set or dict of them); the check runs the program for you.")
 
 
-def predicted(exercise: Any, name: str, *, what: str) -> Any:
-    """The prediction `exercise.<name>`; one still `...` is not done yet (a TODO)."""
-    __tracebackhide__ = True
-    value = getattr(exercise, name)
-    if value is Ellipsis:
-        raise NotImplementedError(f"TODO: predict {what}: replace the ... of {name} with your prediction")
-    return value
+@dataclass(frozen=True)
+class Written:
+    """One prediction as the file writes it: its value, or why it is not a literal."""
+
+    text: str  # the expression, as written
+    value: Any = None
+    refused: str = ""  # why this is not a literal prediction ("" when it is)
 
 
-def assert_predicted(guess: Any, actual: Any, *, name: str, what: str, why: str,
-                     same: Callable[[Any, Any], bool] | None = None, shown: Callable[[Any], str] = repr) -> None:
-    """The prediction `guess` is what JAX did (`actual`); otherwise fail with the real outcome and why.
+def _why_not_literal(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        return "calls code at import"
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return "is a comprehension, run at import"
+    if isinstance(node, ast.JoinedStr):
+        return "is an f-string, formatted at import"
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare)):
+        return "is arithmetic, worked out at import: work it out yourself and write the result"
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+        return "reads another value: write the value itself (a dtype or primitive by its name, in quotes)"
+    return "is an expression, evaluated at import"
 
-    Args:
-      name: the prediction's name in the exercise (COMPILES).
-      what: what was predicted, as a phrase ("how many of the ten calls compile").
-      why: the mechanism behind the real outcome, for this program.
-      same: when a prediction counts as right (default ==); spellings are the kata's to allow.
-    """
-    __tracebackhide__ = True
+
+def _literal(node: ast.expr) -> Written:
+    text = ast.unparse(node)
     try:
-        right = same(guess, actual) if same is not None else guess == actual
-    except (TypeError, ValueError):
-        right = False  # a prediction of the wrong kind (a string for a number) is a wrong prediction
-    if not right:
-        fail(f"{name}: you predicted {shown(guess)} for {what}; JAX gives {shown(actual)}. {why}",
-             "wrong-prediction")
+        return Written(text, ast.literal_eval(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return Written(text, refused=f"`{text}` {_why_not_literal(node)}")
 
 
-# --- spellings of one answer ---------------------------------------------------------------------------
+def _bound_elsewhere(tree: ast.Module) -> dict[str, str]:
+    """Names bound by anything but a top-level `NAME = value`: -> how ("a function declares it global")."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                found.setdefault(name, f"a function sets it (`global {name}`) when it runs")
+    for statement in tree.body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                found.setdefault(alias.asname or alias.name.split(".")[0], "an import binds it")
+            continue
+        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                found.setdefault(node.id, f"`{ast.unparse(statement).splitlines()[0]}` binds it while the file runs")
+    return found
 
-_SHORT_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16", "i64": "int64",
-                 "i32": "int32", "i16": "int16", "i8": "int8", "u64": "uint64", "u32": "uint32", "u16": "uint16",
-                 "u8": "uint8", "c64": "complex64", "c128": "complex128", "pred": "bool"}
 
+@dataclass
+class Predictions:
+    """A predict kata's answers, read from its file's text: never imported, never run."""
 
-def _dtype_name(spelling: Any) -> str:
-    """"bf16", "bfloat16", jnp.bfloat16, np.dtype("bfloat16") -> "bfloat16"."""
-    import numpy as np
+    label: str  # the exercise file, as the learner knows it
+    lines: dict[str, Written] = field(default_factory=dict)
+    problem: str = ""  # the file is missing or does not parse
+    code: str = ""
 
-    if isinstance(spelling, str):
-        word = spelling.strip().lower().removeprefix("jnp.").removeprefix("np.").removeprefix("jax.numpy.")
-        word = word.removeprefix("numpy.")
-        word = _SHORT_DTYPES.get(word, word)
+    @classmethod
+    def read(cls, label: str, text: str | None) -> Predictions:
+        if text is None:
+            return cls(label, problem=f"{label} is missing.", code="missing")
         try:
-            import jax.numpy as jnp
-
-            return jnp.dtype(word).name
-        except TypeError:
-            return word
-    try:
-        import jax.numpy as jnp
-
-        return jnp.dtype(spelling).name
-    except TypeError:
-        return str(np.asarray(spelling).dtype) if spelling is not None else "None"
-
-
-def same_dtype(guess: Any, actual: Any) -> bool:
-    """Whether two spellings name one dtype ("f32", "float32", jnp.float32, np.dtype("float32"))."""
-    return _dtype_name(guess) == _dtype_name(actual)
-
-
-def type_string(spelling: str) -> str:
-    """A jax.typeof string as written by JAX: "f32[16@data, 4]" -> "float32[16@data,4]"."""
-    text = "".join(str(spelling).split())
-    match = re.fullmatch(r"(~?)([A-Za-z0-9_]+)(\[.*\])?(\{.*\})?", text)
-    if not match:
-        return text
-    weak, dtype, dims, rest = match.groups()
-    dtype = _SHORT_DTYPES.get(dtype.lower(), dtype.lower())
-    return f"{weak}{dtype}{dims or '[]'}{rest or ''}"
+            tree = ast.parse(text, filename=label)
+        except SyntaxError as error:
+            return cls(label, problem=f"{label} has a syntax error on line {error.lineno}: {error.msg}.",
+                       code="syntax-error")
+        lines: dict[str, Written] = {}
+        for statement in tree.body:
+            value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+            targets = (statement.targets if isinstance(statement, ast.Assign) else
+                       [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+            for target in targets:
+                if isinstance(target, ast.Name) and value is not None:
+                    lines[target.id] = _literal(value)
+                else:
+                    for node in ast.walk(target):
+                        if isinstance(node, ast.Name):
+                            lines[node.id] = Written(ast.unparse(statement),
+                                                     refused=f"`{ast.unparse(statement)}` unpacks a value")
+        for name, how in _bound_elsewhere(tree).items():
+            lines[name] = Written(lines[name].text if name in lines else "", refused=how)
+        return cls(label, lines)
 
 
-def same_type(guess: Any, actual: Any) -> bool:
-    """Whether two jax.typeof spellings name one type (spaces and short dtype names aside)."""
-    return isinstance(guess, str) and type_string(guess) == type_string(str(actual))
+_REFUSED = object()  # a prediction refused for how it is written: judged once, as refused
 
 
-_COLLECTIVES = {"allreduce": "all-reduce", "psum": "all-reduce", "pmean": "all-reduce", "allgather": "all-gather",
-                "alltoall": "all-to-all", "collectivepermute": "collective-permute", "ppermute": "collective-permute",
-                "reducescatter": "reduce-scatter", "psumscatter": "reduce-scatter"}
-_NOTHING = ("", "none", "nothing", "no collective", "no-collective", "-")
+class Judge:
+    """The predictions of one check, judged together: `guess` reads one, `compare` judges it."""
+
+    def __init__(self, predictions: Predictions) -> None:
+        self.predictions = predictions
+        self.refused: list[str] = []
+        self.wrong: list[str] = []
+
+    def guess(self, name: str, *, what: str) -> Any:
+        """The prediction NAME. One still `...` is a TODO, and fails at once; one not written as a literal
+        is refused (judged at the end, with the lesson); otherwise its value."""
+        __tracebackhide__ = True
+        found = self.predictions
+        if found.problem:
+            fail(found.problem, found.code)
+        line = found.lines.get(name)
+        if line is None:
+            fail(f"{found.label} has no `{name} = ...` line: the checks read each prediction by its name. Keep the "
+                 f"stub's prediction lines (restore the stub with git if needed).", "missing")
+        if line.refused:
+            self.refused.append(f"{name}: {line.refused}.")
+            return _REFUSED
+        if line.value is Ellipsis:
+            fail(f"TODO: predict {what}: {name} still holds the stub's `...`; fill in the `...` with your "
+                 f"prediction, written as a literal.", "todo")
+        return line.value
+
+    def compare(self, guess: Any, actual: Any, *, name: str, form: Form, what: str, why: str) -> None:
+        """Judge `guess` against JAX's outcome `actual`, in the form the task asks for."""
+        if guess is _REFUSED:
+            return
+        problem = form.problem(guess)
+        if not problem and form.key(guess) == form.key(actual):
+            return
+        said, real = form.show(guess), form.show(actual)
+        if said == real:  # the same text, another type: say which
+            said, real = written(guess), written(actual)
+        formed = f" ({problem}; the task asks for {form.described})" if problem else ""
+        self.wrong.append(f"{name}: you predicted {said} for {what}{formed}; JAX gives {real}. {why}")
+
+    def verdict(self) -> None:
+        """Fail with every refused and every wrong prediction of this check, refused ones first."""
+        __tracebackhide__ = True
+        if self.refused:
+            fail("\n".join([*self.refused, LESSON, *self.wrong]), "computed-prediction")
+        if self.wrong:
+            fail("\n".join(self.wrong), "wrong-prediction")
 
 
-def collective_name(spelling: Any) -> str | None:
-    """"all_reduce", "AllReduce", "psum", "all-reduce" -> "all-reduce"; None, "none" -> None."""
-    if spelling is None or (isinstance(spelling, str) and spelling.strip().lower() in _NOTHING):
-        return None
-    word = re.sub(r"[^a-z]", "", str(spelling).lower().removeprefix("lax.").removeprefix("jax.lax."))
-    return _COLLECTIVES.get(word, str(spelling).strip().lower())
-
-
-def same_collective(guess: Any, actual: Any) -> bool:
-    """Whether two spellings name one collective (HLO's all-reduce, jax.lax's psum...), or both none."""
-    return collective_name(guess) == collective_name(actual)
-
-
-def same_set(guess: Any, actual: Iterable[Any]) -> bool:
-    """Whether a list, tuple, set or range holds exactly these items, in any order."""
-    if isinstance(guess, (str, bytes)) or not isinstance(guess, Iterable):
-        return False
-    items = list(guess)
-    return len(items) == len(set(items)) and set(items) == set(actual)
+@contextmanager
+def judging(predictions: Predictions) -> Iterator[Judge]:
+    """`with checks.judging(predictions) as judge:` read with judge.guess, judge with judge.compare; the
+    check fails at the end of the block with every wrong prediction at once."""
+    __tracebackhide__ = True
+    judge = Judge(predictions)
+    yield judge
+    judge.verdict()

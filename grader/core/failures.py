@@ -47,6 +47,7 @@ FAILURE_CODES = {
     "precision": "loses precision or uses the wrong dtype",
     "memory-use": "keeps the wrong intermediates in memory (too many, or not the ones asked for)",
     "wrong-prediction": "predicts wrongly what JAX will do",
+    "computed-prediction": "computes a prediction by running code instead of writing it down",
     "todo": "is not attempted yet (still a TODO)",
     "untouched": "is not attempted (the file is still the original stub)",
     "missing": "is missing a file or a function",

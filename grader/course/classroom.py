@@ -205,7 +205,9 @@ def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False,
         course = load_course(repo / "exercises")
         files["exercises/manifest.toml"] = course_toml(
             exercises, (course.assignment(assignment),),
-            f"# The exercises of assignment {assignment!r}, written by `grader release --assignment`.").encode()
+            f"# The exercises of assignment {assignment!r}, written by `grader release --assignment`.\n"
+            f"# The last hint of each gives the answer away: `grader progress` lists the order, and `grader hint`\n"
+            f"# shows the hints one at a time.").encode()
     if with_solutions:
         files[f"exercises/{PACK_NAME}"] = pack(repo / "solutions", exercises)
     files.update(_tree(repo, "grader"))

@@ -8,8 +8,9 @@ An exercise is sound when
 - every kept mutant (a plausible wrong answer) is rejected, and every check
   rejects at least one of them;
 - every kept mimic (the right values without the JAX idea) is rejected, and
-  not for its values; at least one is kept (a predict kata keeps none, and at
-  least one alternate instead);
+  not for its values; at least one is kept (for a predict kata: a prediction
+  computed at import, or the right one in a form or vocabulary the task rules
+  out), and a predict kata keeps at least one alternate too;
 - every kept alternate (an unusual right answer) passes;
 - every hidden check rejects a kept hard-coded answer (`mutant_hard_coded*`).
 
@@ -349,26 +350,19 @@ def variant_problems(proof: Proof, variant: Variant) -> list[Problem]:
 
 
 def mimic_presence_problems(proof: Proof, entry: Exercise) -> list[Problem]:
+    """At least one kept mimic that the checks reject. A predict kata's mimic is a right prediction computed
+    at import or written in a form or vocabulary its task rules out; it keeps an alternate too (the right
+    predictions in another allowed form)."""
     mimics = [v for v in proof.variants["mimic"] if v.exercise == entry]
-    if entry.kind == "predict":
-        return _predict_variant_problems(proof, entry, mimics)
-    rejected = [m for m in mimics if any(not c.result.passed for c in proof.results(m))]
-    if rejected:
-        return []
-    return [Problem(entry.id, "no kept mimic (right values, JAX idea skipped) that the checks reject",
-                    f"add {_variant_path(proof.repo, entry, 'mimic_<what_it_skips>.py')}")]
-
-
-def _predict_variant_problems(proof: Proof, entry: Exercise, mimics: list[Variant]) -> list[Problem]:
-    """A predict kata's answer is data (what JAX will do), not code: a right prediction found by running the
-    program first looks just like one worked out, so no mimic applies. Its soundness rests on its mutants
-    (wrong predictions) and alternates (the right predictions spelled otherwise)."""
-    found = [Problem(entry.id, f"{m.path.name}: a predict kata's checks read predictions only, so a mimic "
-                               f"tests nothing", f"rename it mutant_* (a wrong prediction) or alternate_*")
-             for m in mimics]
-    if not any(v.exercise == entry for v in proof.variants["alternate"]):
-        found.append(Problem(entry.id, "no kept alternate (the right predictions spelled otherwise)",
-                             f"add {_variant_path(proof.repo, entry, 'alternate_<spelling>.py')}"))
+    found = []
+    if entry.kind == "predict" and not any(v.exercise == entry for v in proof.variants["alternate"]):
+        found.append(Problem(entry.id, "no kept alternate (the right predictions in another allowed form)",
+                             f"add {_variant_path(proof.repo, entry, 'alternate_<form>.py')}"))
+    if not any(any(not c.result.passed for c in proof.results(m)) for m in mimics):
+        what = ("a right prediction computed at import" if entry.kind == "predict" else
+                "right values, JAX idea skipped")
+        found.append(Problem(entry.id, f"no kept mimic ({what}) that the checks reject",
+                             f"add {_variant_path(proof.repo, entry, 'mimic_<what_it_skips>.py')}"))
     return found
 
 

@@ -106,6 +106,7 @@ def pytest_configure(config: pytest.Config) -> None:
     elif state.target.resolve() == checks_dir.resolve() and not _examines(config):
         state.learner = LearnerRun()  # the learner's own files: track progress
     if _examines(config):
+        state.read_prediction_texts()  # before the subject runs any of the submission's code
         state.session = _start_examining(config, state)
     if config.getoption("kata_results"):
         state.results = {}
@@ -209,6 +210,19 @@ def exercise(request: pytest.FixtureRequest) -> Iterator[ExerciseModule]:
     module = load_exercise(state.target / entry.path, entry.path)
     yield module
     sys.modules.pop(module.module.__name__, None)
+
+
+@pytest.fixture
+def predictions(request: pytest.FixtureRequest) -> Any:
+    """A predict kata's answers (grader.checks.Predictions), read from the text of its file in `--target`:
+    never imported, never run, in a learner's run and under the grader alike."""
+    from grader.checks.predictions import Predictions
+
+    state = request.config.stash[STATE]
+    entry = state.exercise_for(Path(request.path))
+    if entry is None:
+        raise pytest.UsageError(f"{request.path} is not the check file of any exercise in the manifest")
+    return Predictions.read(entry.path, state.prediction_text(entry))
 
 
 # --- order, failures as lessons ------------------------------------------------------

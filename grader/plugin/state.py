@@ -53,6 +53,25 @@ class KataState:
     session: Any = None  # under --examiner: the connection to the subject that imports the exercises
     results: dict[str, list[str]] | None = None  # under --kata-results: nodeid -> [outcome, code]
     _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
+    _prediction_texts: dict[str, str | None] = field(default_factory=dict)
+
+    def read_prediction_texts(self) -> None:
+        """Read every predict kata's file from the target now (the examiner: before its subject starts, so
+        nothing the submission runs can rewrite what is judged)."""
+        for entry in self.exercises:
+            if entry.kind == "predict":
+                self.prediction_text(entry)
+
+    def prediction_text(self, entry: Exercise) -> str | None:
+        """A predict kata's file as text, read once per run (None when missing): its predictions are read
+        from it, never imported."""
+        if entry.path not in self._prediction_texts:
+            path = self.target / entry.path
+            try:
+                self._prediction_texts[entry.path] = path.read_text(encoding="utf-8") if path.is_file() else None
+            except (OSError, UnicodeDecodeError):
+                self._prediction_texts[entry.path] = None
+        return self._prediction_texts[entry.path]
 
     def exercise_for(self, path: Path) -> Exercise | None:
         """The exercise a check file belongs to (in the checks folder, or the grader's hidden folder)."""

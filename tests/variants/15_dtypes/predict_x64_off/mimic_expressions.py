@@ -1,4 +1,4 @@
-"""Right, spelled otherwise: values as expressions, the dtype as a jnp type."""
+"""Refused: values as arithmetic and the dtype as a jnp type, worked out at import instead of written."""
 
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Right, spelled otherwise: the calls as a tuple, in another order."""
+"""A refused form: the calls as a tuple, where the task asks for a set."""
 
 COMPILING_CALLS = (9, 7, 6, 5, 4, 2, 1)
 COMPILES_STATIC = 3

@@ -1,4 +1,4 @@
-"""Right, spelled otherwise: jax's short dtype names, spaces after commas, and 1 for True."""
+"""Refused spellings: XLA's short f32, which jax.typeof never prints, and 1 where the task asks for True."""
 
 TRANSPOSED = "f32[8, 16@data]"
 DOUBLED = "f32[16@data, 8]"

@@ -1,4 +1,5 @@
-"""Right, spelled otherwise: each count as forward + backward + recomputed."""
+"""Refused: each count as arithmetic (forward + backward + recomputed), worked out at import, where the
+task asks for Python ints."""
 
 MATMULS_PLAIN = 2 + 4 + 0
 MATMULS_CHECKPOINTED = 2 + 4 + 2

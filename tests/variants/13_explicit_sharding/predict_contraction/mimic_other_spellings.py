@@ -1,4 +1,5 @@
-"""Right, spelled otherwise: short dtype names, jax.lax names for the collectives, a list and a bare name."""
+"""Refused spellings and forms: XLA's short f32, jax.lax's psum in a list, a bare all_gather where the task
+asks for a set of HLO names."""
 
 PLAIN_RAISES = True
 TYPE_OF_COPIES = "f32[8,4]"

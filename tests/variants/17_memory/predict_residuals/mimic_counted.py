@@ -1,4 +1,4 @@
-"""Right, spelled otherwise: the counts written as lengths of the lists of what is kept."""
+"""Refused: counts computed at import as lengths of lists, where the task asks for Python ints."""
 
 KEPT_PLAIN = len(["x", "cos", "h", "tanh", "1 - tanh**2"])
 KEPT_CHECKPOINTED = len(["x"])

@@ -1,4 +1,4 @@
-"""Right, spelled otherwise: shapes as lists."""
+"""A refused form: shapes as lists, where the task asks for tuples of ints."""
 
 SHAPE_A = [5, 4]
 SHAPE_B = [4, 5]
