@@ -125,6 +125,12 @@ FAKE_SUBJECT = textwrap.dedent('''
         send(b"not a message at all")
     if mode == "wrong-shape":
         send(message(["L", 0, [1, 2, 3]]))
+    if mode.startswith("raises "):  # an error reply naming a class that would end the examiner, then carry on
+        kind, mro = mode.split()[1:]
+        error = ["E", {"type": kind, "mro": mro.split(","), "message": "forged"}]
+        send(message(["D", 0, [["ok", False], ["error", error], ["effects", ["D", 1, []]]]]))
+        read()
+        send(message(["D", 0, [["ok", True], ["value", 7], ["effects", ["D", 1, []]]]]))
     if mode == "refuses":
         os.write(audit, b"walks the interpreter's objects (gc) (at x.py:3)\\n")
         os._exit(86)
@@ -162,6 +168,38 @@ def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, 
     assert replaced, "the session let go of the subject and started the next one at once"
     if code == "refused":
         assert session.refused == ["walks the interpreter's objects (gc) (at x.py:3)"]
+
+
+@pytest.mark.parametrize("kind, mro", [
+    ("builtins:KeyboardInterrupt", "builtins:BaseException"),
+    ("builtins:SystemExit", "builtins:BaseException"),
+    ("builtins:GeneratorExit", "builtins:BaseException"),
+    ("_pytest.outcomes:Failed", "_pytest.outcomes:OutcomeException,builtins:BaseException"),
+    ("_pytest.outcomes:Exit", "builtins:Exception,builtins:BaseException"),
+])
+def test_a_forged_interrupt_fails_one_request_and_the_subject_carries_on(tmp_path, kind, mro):
+    """An error reply naming a class that would end the examiner (pytest stops its session on a
+    KeyboardInterrupt) arrives as a plain error of that request: it costs one check, not the examiner."""
+    import time
+
+    from grader.engine.remote.examiner import Session
+    from grader.engine.remote.launch import SubjectConfig
+
+    script = tmp_path / "fake_subject.py"
+    script.write_text(FAKE_SUBJECT)
+    config = SubjectConfig(submission=str(tmp_path), prefix=[sys.executable, str(script), f"raises {kind} {mro}"],
+                           log=str(tmp_path / "log.txt"))
+    session = Session(config)
+    session.deadline = time.monotonic() + 10
+    try:
+        with pytest.raises(Exception) as raised:  # an Exception: pytest fails the check that asked
+            session.request("getattr", obj=1, name="x")
+        assert type(raised.value).__name__ == kind.rsplit(":", 1)[-1]
+        assert str(raised.value) == "forged"
+        assert session.request("getattr", obj=1, name="y") == 7  # the same subject answers the next request
+        assert session.generation == 1
+    finally:
+        session.stop()
 
 
 # --- the subject host: every subject of a submission forked from one process -------------------------
