@@ -31,7 +31,8 @@ from support import PRISTINE, PURITY
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
 NAMES = sorted(path.stem for path in ATTACKS.glob("*.py"))
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
-REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery"}
+REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
+           "process_escape"}
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +90,41 @@ def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path, monkeypatch, pro
     assert by_id["purity-2"].code == "refused"
     assert "walks the interpreter's objects (gc)" in by_id["purity-2"].reason
     assert report.needs_review
+
+
+@pytest.mark.parametrize("isolation", ["namespaces", "process"])
+def test_a_process_started_through_the_low_level_primitive_is_counted_flagged_and_ended(tmp_path, isolation):
+    """Right answers that also start a process through `_posixsubprocess.fork_exec` (no audit event), in
+    a session of its own: the subject's keeper, outside the submission's process, counts it, the check
+    fails flagged for review, and the process ends with the subject, with or without the sandbox."""
+    import os
+    import time
+
+    from grader.engine import sandbox
+
+    try:
+        chosen = sandbox.choose(isolation)
+    except sandbox.SandboxUnavailable as error:
+        pytest.skip(str(error))
+    root = tmp_path / "sub"
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
+    path = root / "01_purity" / "no_mutation.py"
+    path.write_text(path.read_text() + "\n\n" + (ATTACKS / "process_escape.py").read_text())
+    report = grade(root, only=PURITY, isolation=chosen)
+    scores = {e.exercise.id: e.score for e in report.exercises}
+    assert scores == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, scores
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert by_id["purity-2"].code == "refused"
+    assert "started 1 process(es) of its own" in by_id["purity-2"].reason
+    assert report.needs_review
+    time.sleep(0.5)
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            left += [pid] if b"katas-escape" in open(f"/proc/{pid}/cmdline", "rb").read() else []
+        except OSError:
+            pass
+    assert not left, "a process the submission started outlived its grading"
 
 
 # --- the protocol against subjects that misbehave ------------------------------------------------------
