@@ -31,8 +31,7 @@ from support import PRISTINE, PURITY
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
 NAMES = sorted(path.stem for path in ATTACKS.glob("*.py"))
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
-REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
-           "process_escape"}
+REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery"}
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +70,13 @@ def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
     refused = [e for e in report.exercises if e.code == "refused"]
     assert refused, "the exercise that did it failed as refused"
     assert all("never needs" in e.reason for e in refused)
+
+
+def test_processes_started_from_unsolved_stubs_are_flagged_for_review(attacked):
+    """The keeper counts them after each check (which failed on its own merits first): flagged all the same."""
+    report = attacked("process_escape")
+    assert report.needs_review
+    assert any("started 1 process(es) of its own" in note for note in report.review_notes()), report.review_notes()
 
 
 @pytest.mark.parametrize("processes", ["forked", "new interpreters"])
