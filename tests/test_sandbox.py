@@ -114,12 +114,33 @@ def _running(marker: str) -> list[int]:
 
 def test_no_process_outlives_its_check_process(graded):
     report = graded("background_processes")
-    assert _scores(report)["purity-1"] == 1, "the answer is right: it earns its point"
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert by_id["purity-1"].score == 0, "a right answer that starts processes earns nothing"
+    assert by_id["purity-1"].code == "refused", by_id["purity-1"].reason
     deadline = time.monotonic() + 5
     while _running("97.0413") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _running("97.0413"), "processes the submission started are still running after grading"
     assert report.needs_review  # and starting processes is up for review
+
+
+def test_the_subjects_scratch_folders_are_bounded_in_bytes(tmp_path):
+    """In the sandbox a subject's home, tmp and cache are file systems in memory of a bounded size:
+    writing past it fails, and nothing of it is left outside."""
+    isolation = _namespaces()
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    write = ("import os, sys\n"
+             "try:\n"
+             "    with open(sys.argv[1] + '/big', 'wb') as f:\n"
+             "        for _ in range(8): f.write(bytes(1 << 20)); f.flush()\n"
+             "except OSError as error:\n"
+             "    print('refused at', os.path.getsize(sys.argv[1] + '/big'), error.strerror)\n")
+    prefix = sandbox.command(isolation, tmp_path, scratch=(scratch,), scratch_bytes=2 << 20)
+    done = subprocess.run([*prefix, sys.executable, "-I", "-c", write, str(scratch)], capture_output=True,
+                          text=True, timeout=60)
+    assert "refused at 2097152 No space left on device" in done.stdout, done.stdout + done.stderr
+    assert not any(scratch.iterdir()), "the scratch folder lives in the sandbox only"
 
 
 def test_running_out_of_memory_costs_only_that_exercise(graded):

@@ -72,6 +72,13 @@ def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
     assert all("never needs" in e.reason for e in refused)
 
 
+def test_processes_started_from_unsolved_stubs_are_flagged_for_review(attacked):
+    """The keeper counts them after each check (which failed on its own merits first): flagged all the same."""
+    report = attacked("process_escape")
+    assert report.needs_review
+    assert any("started 1 process(es) of its own" in note for note in report.review_notes()), report.review_notes()
+
+
 @pytest.mark.parametrize("processes", ["forked", "new interpreters"])
 def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path, monkeypatch, processes):
     """An attack in one file costs that exercise; the others are still graded on their merits. The
@@ -89,6 +96,41 @@ def test_a_refusal_ends_only_the_exercise_that_did_it(tmp_path, monkeypatch, pro
     assert by_id["purity-2"].code == "refused"
     assert "walks the interpreter's objects (gc)" in by_id["purity-2"].reason
     assert report.needs_review
+
+
+@pytest.mark.parametrize("isolation", ["namespaces", "process"])
+def test_a_process_started_through_the_low_level_primitive_is_counted_flagged_and_ended(tmp_path, isolation):
+    """Right answers that also start a process through `_posixsubprocess.fork_exec` (no audit event), in
+    a session of its own: the subject's keeper, outside the submission's process, counts it, the check
+    fails flagged for review, and the process ends with the subject, with or without the sandbox."""
+    import os
+    import time
+
+    from grader.engine import sandbox
+
+    try:
+        chosen = sandbox.choose(isolation)
+    except sandbox.SandboxUnavailable as error:
+        pytest.skip(str(error))
+    root = tmp_path / "sub"
+    shutil.copytree(REPO_ROOT / "solutions" / "01_purity", root / "01_purity")
+    path = root / "01_purity" / "no_mutation.py"
+    path.write_text(path.read_text() + "\n\n" + (ATTACKS / "process_escape.py").read_text())
+    report = grade(root, only=PURITY, isolation=chosen)
+    scores = {e.exercise.id: e.score for e in report.exercises}
+    assert scores == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, scores
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert by_id["purity-2"].code == "refused"
+    assert "started 1 process(es) of its own" in by_id["purity-2"].reason
+    assert report.needs_review
+    time.sleep(0.5)
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            left += [pid] if b"katas-escape" in open(f"/proc/{pid}/cmdline", "rb").read() else []
+        except OSError:
+            pass
+    assert not left, "a process the submission started outlived its grading"
 
 
 # --- the protocol against subjects that misbehave ------------------------------------------------------
@@ -125,6 +167,12 @@ FAKE_SUBJECT = textwrap.dedent('''
         send(b"not a message at all")
     if mode == "wrong-shape":
         send(message(["L", 0, [1, 2, 3]]))
+    if mode.startswith("raises "):  # an error reply naming a class that would end the examiner, then carry on
+        kind, mro = mode.split()[1:]
+        error = ["E", {"type": kind, "mro": mro.split(","), "message": "forged"}]
+        send(message(["D", 0, [["ok", False], ["error", error], ["effects", ["D", 1, []]]]]))
+        read()
+        send(message(["D", 0, [["ok", True], ["value", 7], ["effects", ["D", 1, []]]]]))
     if mode == "refuses":
         os.write(audit, b"walks the interpreter's objects (gc) (at x.py:3)\\n")
         os._exit(86)
@@ -162,6 +210,38 @@ def test_a_misbehaving_subject_fails_the_request_it_was_serving(tmp_path, mode, 
     assert replaced, "the session let go of the subject and started the next one at once"
     if code == "refused":
         assert session.refused == ["walks the interpreter's objects (gc) (at x.py:3)"]
+
+
+@pytest.mark.parametrize("kind, mro", [
+    ("builtins:KeyboardInterrupt", "builtins:BaseException"),
+    ("builtins:SystemExit", "builtins:BaseException"),
+    ("builtins:GeneratorExit", "builtins:BaseException"),
+    ("_pytest.outcomes:Failed", "_pytest.outcomes:OutcomeException,builtins:BaseException"),
+    ("_pytest.outcomes:Exit", "builtins:Exception,builtins:BaseException"),
+])
+def test_a_forged_interrupt_fails_one_request_and_the_subject_carries_on(tmp_path, kind, mro):
+    """An error reply naming a class that would end the examiner (pytest stops its session on a
+    KeyboardInterrupt) arrives as a plain error of that request: it costs one check, not the examiner."""
+    import time
+
+    from grader.engine.remote.examiner import Session
+    from grader.engine.remote.launch import SubjectConfig
+
+    script = tmp_path / "fake_subject.py"
+    script.write_text(FAKE_SUBJECT)
+    config = SubjectConfig(submission=str(tmp_path), prefix=[sys.executable, str(script), f"raises {kind} {mro}"],
+                           log=str(tmp_path / "log.txt"))
+    session = Session(config)
+    session.deadline = time.monotonic() + 10
+    try:
+        with pytest.raises(Exception) as raised:  # an Exception: pytest fails the check that asked
+            session.request("getattr", obj=1, name="x")
+        assert type(raised.value).__name__ == kind.rsplit(":", 1)[-1]
+        assert str(raised.value) == "forged"
+        assert session.request("getattr", obj=1, name="y") == 7  # the same subject answers the next request
+        assert session.generation == 1
+    finally:
+        session.stop()
 
 
 # --- the subject host: every subject of a submission forked from one process -------------------------

@@ -49,11 +49,13 @@ def grade_command(args: argparse.Namespace) -> int:
     target = resolve_target(args.path, REPO_ROOT)
     if not target.is_dir():
         raise UsageProblem(f"{args.path} is not a folder")
-    own = args.path in ("exercises", "solutions")  # this repo's files: trusted, share the cache
-    cache = cache_home() if own else None
+    # The reference solutions are trusted: they share the user's compilation cache with the examiner.
+    # Everything else (a learner's own exercises/ too) is graded as a submission, with fresh caches.
+    reference = args.path == "solutions"
+    cache = cache_home() if reference else None
     report = grade(target, label=args.path, only=exercises, limits=limits_from(args),
                    shared_cache=cache, user=sandbox_user(args), isolation=isolation_from(args),
-                   jobs=max(1, args.jobs), warm_cache=None if own else ready())
+                   jobs=max(1, args.jobs), warm_cache=None if reference else ready())
     print(reports.table(report))
     outputs = {
         args.json: lambda: json.dumps(reports.to_json(report), indent=2) + "\n",

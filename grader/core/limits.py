@@ -24,6 +24,7 @@ class Limits:
     memory_bytes: int = 4 * GIB  # address space per process: JAX on CPU needs about 1.6 GiB
     processes: int = 4096  # per user, threads included: XLA starts many
     file_bytes: int = 256 * MIB  # largest file a check process may write
+    scratch_bytes: int = 512 * MIB  # each of a sandboxed subject's home, tmp and cache, all files together
     hang_grace: int = 5  # extra seconds before a check stuck in native code is killed
 
     def launcher(self) -> list[str]:

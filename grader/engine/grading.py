@@ -30,7 +30,7 @@ from grader.engine import sandbox
 from grader.engine.runner import CheckResult, RunResult, run_checks, start_examiners
 from grader.engine.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.engine.scan import Flag, scan_files, scan_planted
-from grader.runtime.jaxsetup import N_DEVICES, SEALED_CACHE_ENV
+from grader.runtime.jaxsetup import N_DEVICES, NO_CACHE_ENV, SEALED_CACHE_ENV
 from grader.engine.workspace import Copied, Workspace, build_workspace, lay_out
 
 
@@ -103,8 +103,11 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
     Args:
       only: grade just these exercises (default: the whole manifest).
       shared_cache: reuse this cache folder (XDG_CACHE_HOME-like: the compilation
-        cache is its jax-katas/xla) for trusted code such as the reference
-        solutions; submissions get a fresh one.
+        cache is its jax-katas/xla) for trusted code only, the reference
+        solutions: their subject writes it and the examiner reads it.
+        Anything else gets fresh caches, and in process mode an examiner
+        with no persistent cache at all (a subject could write any folder it
+        would cache in).
       user: run the check processes as this unprivileged user.
       isolation: how to wall the check processes in (default: the best this
         machine gives, see grader.engine.sandbox).
@@ -127,6 +130,8 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
         parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
         with ExitStack() as stack:
             def examiner_env(workspace: Workspace) -> dict[str, str]:
+                if isolation.mode == PROCESS and shared_cache is None:  # a subject could write any cache folder
+                    return {**workspace.env(), NO_CACHE_ENV: "1", **(extra_env or {})}
                 return {**workspace.env(shared_cache), **_examiner_sealed(warm_cache, shared_cache),
                         **(extra_env or {})}
 
@@ -152,7 +157,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             writable, readable, sealed_env = (), (), {}
             if sealed is not None:
                 readable, sealed_env = (sealed,), {SEALED_CACHE_ENV: str(sealed)}
-            if shared_cache is not None:
+            if shared_cache is not None:  # trusted code only (the reference solutions): see `shared_cache`
                 shared = Path(shared_cache) / "jax-katas" / "xla"
                 shared.mkdir(parents=True, exist_ok=True)
                 writable = (shared,)
@@ -165,7 +170,9 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                 SubjectConfig(
                     submission=str(workspace.submission), devices=N_DEVICES, log=str(workspace.root / "subject.log"),
                     prefix=[*limits.launcher(), *sandbox.command(isolation, workspace.subject_root, readable=readable,
-                                                                  writable=workspace.subject_writable + writable)],
+                                                                  writable=_kept(workspace) + writable,
+                                                                  scratch=_scratch(workspace),
+                                                                  scratch_bytes=limits.scratch_bytes)],
                     env={**workspace.subject_env(shared_cache), **sealed_env, **(extra_env or {})},
                     cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes,
                     host=str(host) if subject_host is not None else None).save(workspace.subject_config)
@@ -274,7 +281,8 @@ def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits,
         listener.listen(16)
         first = workspaces[0]
         others = tuple(w.subject_root for w in workspaces[1:])
-        every_writable = tuple(folder for w in workspaces for folder in w.subject_writable)
+        every_writable = tuple(folder for w in workspaces for folder in _kept(w))
+        every_scratch = tuple(folder for w in workspaces for folder in _scratch(w))
         group = None
         if user is not None:
             import pwd
@@ -283,7 +291,8 @@ def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits,
             os.chown(path, record.pw_uid, record.pw_gid)  # the examiners, run as the user, connect to it
             group = record.pw_gid
         command = [*limits.launcher(), *sandbox.command(isolation, first.subject_root, readable=readable + others,
-                                                        writable=every_writable + writable),
+                                                        writable=every_writable + writable, scratch=every_scratch,
+                                                        scratch_bytes=limits.scratch_bytes),
                    sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject.host",
                    "--listen", str(listener.fileno()), "--lifeline", str(lifeline_read)]
         with open(first.root / "host.log", "ab") as log:
@@ -298,6 +307,16 @@ def _start_subject_host(path: Path, workspaces: list[Workspace], limits: Limits,
     finally:
         listener.close()  # the host holds it now
         os.close(lifeline_read)
+
+
+def _scratch(workspace: Workspace) -> tuple[Path, ...]:
+    """The subject's folders that start empty: in the sandbox, each a bounded file system in memory."""
+    return tuple(folder for folder in workspace.subject_writable if not any(folder.iterdir()))
+
+
+def _kept(workspace: Workspace) -> tuple[Path, ...]:
+    """The subject's folders that start with files (a cache started warm): bound as they are."""
+    return tuple(folder for folder in workspace.subject_writable if any(folder.iterdir()))
 
 
 def _stop(host: _SubjectHost | None) -> None:

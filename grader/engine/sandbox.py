@@ -97,6 +97,16 @@ def choose(wanted: str | None = None) -> Isolation:
     return Isolation(NAMESPACES, bwrap=bwrap)
 
 
+@functools.cache
+def _sizes_tmpfs(bwrap: str) -> bool:
+    """Whether this bubblewrap can bound a tmpfs's size (`--size`, from 0.7)."""
+    try:
+        shown = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in shown.stdout + shown.stderr
+
+
 def _python_roots() -> list[Path]:
     """Folders the interpreter and its packages live in (read-only inside the sandbox).
 
@@ -128,11 +138,13 @@ def _grader_package() -> Path:
 
 
 def command(isolation: Isolation, workspace_root: Path, *, writable: tuple[Path, ...] = (),
-            readable: tuple[Path, ...] = ()) -> list[str]:
+            readable: tuple[Path, ...] = (), scratch: tuple[Path, ...] = (), scratch_bytes: int = 0) -> list[str]:
     """The prefix that runs a command inside the sandbox ([] in process mode).
 
     The workspace root is visible at its own path, read-only but for
-    `writable` (its home, tmp and cache); `readable` adds read-only folders
+    `writable` (bound to the folder outside) and `scratch` (each an empty
+    file system in memory of at most `scratch_bytes`, gone with the sandbox:
+    a subject's home, tmp and cache); `readable` adds read-only folders
     (a shared compilation cache). Paths keep their names inside, so the
     command line and descriptors handed to the child need no translation.
     """
@@ -159,5 +171,8 @@ def command(isolation: Isolation, workspace_root: Path, *, writable: tuple[Path,
         args += ["--ro-bind", str(folder.resolve()), str(folder.resolve())]
     for folder in writable:
         args += ["--bind", str(folder.resolve()), str(folder.resolve())]
+    for folder in scratch:
+        bounded = ["--size", str(scratch_bytes)] if scratch_bytes and _sizes_tmpfs(isolation.bwrap) else []
+        args += [*bounded, "--tmpfs", str(folder.resolve())]
     args += ["--chdir", str(root), "--"]
     return args

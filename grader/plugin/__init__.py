@@ -205,7 +205,10 @@ def exercise(request: pytest.FixtureRequest) -> Iterator[ExerciseModule]:
         try:
             yield load(state.session, entry.path, entry.path)
         finally:
-            state.session.end_check()
+            try:
+                state.session.witness()  # a process the answer started fails the check, even a failed one
+            finally:
+                state.session.end_check()
         return
     module = load_exercise(state.target / entry.path, entry.path)
     yield module
@@ -401,6 +404,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcomes["error"] = getattr(report, "kata_error", "")
             outcomes["refused"] = getattr(report, "kata_refused", "")
             outcomes["code"] = getattr(report, "kata_code", "") or ("" if report.skipped else "error")
+    if getattr(report, "kata_refused", "") and not outcomes["refused"]:  # a refusal after the first failure
+        outcomes["refused"] = report.kata_refused
     if report.when == "teardown":
         record = {"event": "result", "nodeid": report.nodeid, **_pending.pop(report.nodeid)}
         if state is not None and state.results is not None:

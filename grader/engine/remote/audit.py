@@ -15,11 +15,15 @@ Refused:
 - frame walking: `sys._getframe`, `sys._current_frames`, a traceback's or generator's frame;
 - ctypes (raw memory and foreign calls);
 - replacing a function's code, or making functions or code objects from scratch;
-- starting processes, sending signals, opening sockets, adding audit hooks, tracing;
+- starting processes (through any library, while submission code is on the stack), sending
+  signals, opening sockets, adding audit hooks, tracing;
 - opening the protocol's own descriptors.
 
 Changes this hook cannot see (Python does not audit assignments to class or
-module attributes) are looked for after every request: see `Tripwires`.
+module attributes) are looked for after every request: see `Tripwires`. Not
+every way of starting a process raises an event (`_posixsubprocess.fork_exec`
+does not): the subject's keeper, outside its process, counts what it started
+(see subject/keeper.py).
 """
 
 from __future__ import annotations
@@ -144,9 +148,23 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
     why = _FROM_SUBMISSION.get(event)
     if why is None:
         why = next((text for prefix, text in _FROM_SUBMISSION_PREFIXES.items() if event.startswith(prefix)), None)
+    if why in _PROCESS_STARTS:  # by any library on the submission's behalf (subprocess, multiprocessing, pty)
+        return why if _submission_on_stack() else ""
     if why and _from_submission():
         return why
     return ""
+
+
+_PROCESS_STARTS = ("starts a process", "runs a shell command", "replaces the process")
+
+
+def _submission_on_stack() -> bool:
+    frame = _caller_frames()
+    while frame is not None:
+        if _is_submission(frame.f_code.co_filename):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _caller_frames():

@@ -150,8 +150,10 @@ def decode_exception(d: Decoder, v: list) -> BaseException:
             kind = found
             break
     original = str(info.get("type", "")).split(":")[-1].rsplit(".", 1)[-1]
-    if kind is RemoteError or qualified(kind) != info.get("type"):
-        base = kind if kind is not RemoteError else Exception
+    if kind is RemoteError or qualified(kind) != info.get("type") or not issubclass(kind, Exception):
+        # Only an Exception may cross: a KeyboardInterrupt, SystemExit or GeneratorExit (or a test
+        # framework's outcome, a BaseException) raised here would end the examiner, not fail a check.
+        base = kind if kind is not RemoteError and issubclass(kind, Exception) else Exception
         kind = _remote_error_class(base, original)
     elif kind.__str__ is not BaseException.__str__ or kind.__repr__ is not BaseException.__repr__:
         kind = _plain_text_class(kind)  # its own __str__ reads fields only a real constructor fills
@@ -159,8 +161,6 @@ def decode_exception(d: Decoder, v: list) -> BaseException:
     BaseException.__init__(error, message)
     if isinstance(error, RemoteError):
         error.remote_type = original
-    if isinstance(error, SystemExit):
-        error.code = info.get("code")
     error.remote_frames = [tuple(f) for f in info.get("frames", [])]
     for note in info.get("notes", []):
         error.add_note(str(note))

@@ -20,6 +20,7 @@ from grader.engine.remote.protocol import FrameReader, SubjectGone, TooSlow, wri
 
 
 SUBJECT_START_SECONDS = 120  # JAX's import and start-up, on a busy machine
+CENSUS_SECONDS = 10  # the keeper's answer: a walk of the subject's processes, on a busy machine
 DEBUG_ENV = "KATAS_DEBUG_SUBJECT"  # set: say on stderr when a request to the subject fails
 
 
@@ -40,13 +41,15 @@ class Subject:
         to_read, self._to = os.pipe()
         self._from, from_write = os.pipe()
         self._audit, audit_write = os.pipe()
-        fds = (to_read, from_write, audit_write)
+        asked, self._ask = os.pipe()  # the keeper's census (see subject.keeper): questions, answers
+        self._census, answers = os.pipe()
+        fds = (to_read, from_write, audit_write, asked, answers)
         for fd in (self._to, from_write):
             _widen_pipe(fd)
         self._log = open(config.log, "ab+") if config.log else None  # noqa: SIM115 - kept for the process' life
         command = [*config.prefix, sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject",
                    "--devices", str(config.devices), "--submission", config.submission,
-                   "--fds", ",".join(str(fd) for fd in fds)]
+                   "--fds", ",".join(str(fd) for fd in fds[:3]), "--census", f"{asked},{answers}"]
         try:
             self.process = _hosted(config, fds, self._log) if config.host else None
             if self.process is None:
@@ -126,16 +129,42 @@ class Subject:
         self._log.seek(max(0, size - 4000))
         return self._log.read().decode(errors="replace")
 
+    def census(self) -> SubjectFailure | None:
+        """Ask the keeper which processes the subject started (it answers in milliseconds); a failure
+        to report if any (the subject is to be ended), or if the keeper is gone or silent."""
+        answer = b""
+        try:
+            os.write(self._ask, b"?")
+            deadline = time.monotonic() + CENSUS_SECONDS
+            while not answer.endswith(b"\n") and select.select([self._census], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                chunk = os.read(self._census, 65536)
+                if not chunk:
+                    break
+                answer += chunk
+            found = json.loads(answer)
+            started, count = [str(p) for p in found["started"]], int(found["count"])
+        except (OSError, ValueError, KeyError, TypeError):
+            why = "ended the grader's watch on the processes it starts"
+            return SubjectFailure(f"did something an exercise never needs, refused by the grader: {why}", "refused", why)
+        if not count:
+            return None
+        why = (f"started {count} process(es) of its own, which an exercise never needs: "
+               f"{', '.join(started[:3])}{' ...' if count > 3 else ''}")
+        return SubjectFailure(f"did something an exercise never needs, refused by the grader: {why}", "refused", why)
+
     def stop(self) -> None:
         if isinstance(self.process, HostedSubject):
             self.process.end()
         elif self.process.poll() is None:
+            self.process.terminate()  # the keeper kills what the subject started, the subject, then itself
             try:
-                os.killpg(self.process.pid, 9)
-            except (ProcessLookupError, PermissionError):
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, 9)
                 self.process.kill()
-            self.process.wait()
-        for fd in (self._to, self._from, self._audit):
+                self.process.wait()
+        for fd in (self._to, self._from, self._audit, self._ask, self._census):
             with contextlib.suppress(OSError):
                 os.close(fd)
         if self._log is not None:

@@ -79,6 +79,17 @@ class Session(Outgoing, Incoming):
         self.stop()
         self.launch()
 
+    def witness(self) -> None:
+        """Fail the check, flagged for review, when the subject's keeper (outside the submission's
+        process, see subject.keeper) says the subject started processes of its own: they end with it."""
+        if not sys.platform.startswith("linux") or self.subject is None or not self.greeted or not self.subject.alive():
+            return
+        failure = self.subject.census()
+        if failure is not None:
+            self.refused.append(failure.refused)
+            self.replace()
+            raise failure
+
     def end_check(self) -> None:
         """Forget everything of the check that ended (the subject forgets its side at the next `load`)."""
         self.proxies.clear()

@@ -163,7 +163,9 @@ def _answer_in_subject(request: dict, check: Any) -> dict:
         session = _HELPER_SESSIONS[key] = Session(SubjectConfig(**config))
         site.install(RemoteSite(session))
     try:
-        return answer_of(lambda: check(load(session, path, label)), label)
+        answer = answer_of(lambda: check(load(session, path, label)), label)
+        session.witness()
+        return answer
     except SubjectFailure as failure:
         return {"kind": "failure", "message": str(failure), "code": failure.code}
     finally:

@@ -56,13 +56,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--devices", type=int, default=8)
     parser.add_argument("--submission", required=True)
     parser.add_argument("--fds", required=True, help="requests,replies,audit")
+    parser.add_argument("--census", help="the keeper's pipes: the examiner's questions,its answers (see keeper)")
     args = parser.parse_args(argv)
     requests, replies, audit_fd = (int(x) for x in args.fds.split(","))
+    census = tuple(int(x) for x in args.census.split(",")) if args.census else None
     from grader.core.limits import die_with_parent
 
     die_with_parent()
     import_before_start()
-    serve(args.devices, Path(args.submission), requests, replies, audit_fd)
+    serve(args.devices, Path(args.submission), requests, replies, audit_fd, census)
 
 
 def import_before_start() -> None:
@@ -83,15 +85,19 @@ def import_before_start() -> None:
     import_lowering()
 
 
-def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd: int) -> None:
-    """Start JAX with `devices`, get ready, install the audit hook and answer requests until the
-    examiner lets go; never returns."""
+def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd: int,
+          census: tuple[int, int] | None = None) -> None:
+    """Fork the keeper (it watches the processes the subject starts), start JAX with `devices`, get
+    ready, install the audit hook and answer requests until the examiner lets go; never returns."""
     from grader.checks import site
+    from grader.engine.remote.subject import keeper
     from grader.runtime import forkserver
     from grader.runtime.jaxsetup import configure_jax, settle_after_start
 
+    keeper.split(census, (requests, replies, audit_fd))
     site.add_protocol_folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the wall: codec and server
     forkserver.start()
+    keeper.trust(forkserver._client.pid if forkserver._client is not None else None)
     configure_jax(devices)
     from grader.engine.warm import maybe_record_compiles
 

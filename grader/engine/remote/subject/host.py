@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 MAX_REQUEST_BYTES = 1 << 20  # a subject's environment and paths
-_FDS = 4  # requests, replies, audit, log
+_FDS = 6  # requests, replies, audit, the keeper's two (see keeper), log
 _forkable = False  # whether this process can fork safely (see grader.runtime.forkserver)
 
 
@@ -117,12 +117,12 @@ def _spawn(message: bytes, fds: list[int], listener: socket.socket,
 def _start_new(devices: int, submission: str, cwd: str, env: dict, fds: list[int]) -> int | None:
     import subprocess
 
-    requests, replies, audit_fd, log = fds
+    requests, replies, audit_fd, asked, answers, log = fds
     try:
         return subprocess.Popen(
             [sys.executable, "-I", "-B", "-m", "grader.engine.remote.subject", "--devices", str(devices),
-             "--submission", submission, "--fds", f"{requests},{replies},{audit_fd}"],
-            pass_fds=(requests, replies, audit_fd), stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+             "--submission", submission, "--fds", f"{requests},{replies},{audit_fd}", "--census", f"{asked},{answers}"],
+            pass_fds=(requests, replies, audit_fd, asked, answers), stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
             cwd=cwd, start_new_session=True).pid  # reaped by pid, as a forked one is
     except OSError:
         return None
@@ -137,15 +137,15 @@ def _become_subject(devices: int, submission: Path, cwd: str, env: dict, fds: li
     os.setsid()  # a process group of its own, which the host kills whole
     die_with_parent()
     _set_dumpable(1)  # as a subject started on its own is (the host is not)
-    requests, replies, audit_fd, log = fds
+    requests, replies, audit_fd, asked, answers, log = fds
     os.dup2(log, 1)
     os.dup2(log, 2)
-    _close_all_but((0, 1, 2, requests, replies, audit_fd))  # a new process gets only its own, too
+    _close_all_but((0, 1, 2, requests, replies, audit_fd, asked, answers))  # a new process gets only its own, too
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
     tempfile.tempdir = None  # found again from this subject's TMPDIR
-    serve(devices, submission, requests, replies, audit_fd)
+    serve(devices, submission, requests, replies, audit_fd, (asked, answers))
 
 
 def _close_all_but(kept: tuple[int, ...]) -> None:
@@ -162,14 +162,35 @@ def _close_all_but(kept: tuple[int, ...]) -> None:
 
 
 def _end(pid: int | None, connection_of: dict[int, socket.socket]) -> None:
+    """End a subject: its keeper kills whatever the subject started, then itself; what is left (a
+    keeper killed before it could) is killed here, since it was left to the host (a subreaper)."""
+    from grader.engine.remote.subject.keeper import kill_tree
+
     if pid is None or pid not in connection_of:
         return  # never started, or reaped already
     del connection_of[pid]
     try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
         pass
-    os.waitpid(pid, 0)
+    if not _exited_within(pid, 2.0):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        os.waitpid(pid, 0)
+    kill_tree(os.getpid(), spare=frozenset(connection_of))
+
+
+def _exited_within(pid: int, seconds: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            return True
+        time.sleep(0.01)
+    return False
 
 
 def _reap(connection_of: dict[int, socket.socket]) -> None:
@@ -189,8 +210,13 @@ def _send(connection: socket.socket, message: dict) -> None:
 
 
 def _forbid_inspection() -> None:
-    """No subject (same user, same sandbox) may read the host's memory or trace it."""
+    """No subject (same user, same sandbox) may read the host's memory or trace it; and what a
+    subject starts and leaves behind (its keeper killed) is left to the host, which kills it."""
     _set_dumpable(0)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
 
 
 def _set_dumpable(value: int) -> None:
