@@ -173,6 +173,10 @@ FAKE_SUBJECT = textwrap.dedent('''
         send(message(["D", 0, [["ok", False], ["error", error], ["effects", ["D", 1, []]]]]))
         read()
         send(message(["D", 0, [["ok", True], ["value", 7], ["effects", ["D", 1, []]]]]))
+    if mode.startswith("rebinds "):  # says a request changed a closure variable of the check's function
+        cell = int(mode.split()[1])
+        effects = ["D", 1, [["cells", ["D", 2, [[cell, 99]]]]]]
+        send(message(["D", 0, [["ok", True], ["value", 7], ["effects", effects]]]))
     if mode == "refuses":
         os.write(audit, b"walks the interpreter's objects (gc) (at x.py:3)\\n")
         os._exit(86)
@@ -240,6 +244,53 @@ def test_a_forged_interrupt_fails_one_request_and_the_subject_carries_on(tmp_pat
         assert str(raised.value) == "forged"
         assert session.request("getattr", obj=1, name="y") == 7  # the same subject answers the next request
         assert session.generation == 1
+    finally:
+        session.stop()
+
+
+def _closures():
+    """A check's function that only reads a variable of the check, and one that assigns its own."""
+    expected = 5
+    seen = 0
+
+    def reads():
+        return expected
+
+    def assigns():
+        nonlocal seen
+        seen = 1
+
+    return reads, assigns, lambda: seen
+
+
+@pytest.mark.parametrize("shipped", ["reads", "assigns"])
+def test_a_subject_changes_only_the_variables_the_checks_own_code_assigns(tmp_path, shipped):
+    """A request may hand back a closure variable that the shipped function assigns (`nonlocal`, a
+    probe's record); one it only reads (an expected value) stays the check's: a subject that says it
+    changed fails the request, refused, and is replaced."""
+    import time
+
+    from grader.engine.remote.examiner import Session, SubjectFailure
+    from grader.engine.remote.launch import SubjectConfig
+
+    reads, assigns, seen = _closures()
+    function = reads if shipped == "reads" else assigns
+    script = tmp_path / "fake_subject.py"
+    script.write_text(FAKE_SUBJECT)
+    config = SubjectConfig(submission=str(tmp_path), log=str(tmp_path / "log.txt"),
+                           prefix=[sys.executable, str(script), f"rebinds {id(function.__closure__[0])}"])
+    session = Session(config)
+    session.deadline = time.monotonic() + 10
+    try:
+        if shipped == "reads":
+            with pytest.raises(SubjectFailure) as failure:
+                session.request("run", fn=function, args=())
+            assert failure.value.code == "refused"
+            assert session.refused == ["rebinds a variable of the checks"]
+            assert reads() == 5, "the check's expected value is what the check made it"
+        else:
+            assert session.request("run", fn=function, args=()) == 7
+            assert seen() == 99, "what the shipped function assigns comes back, as in one process"
     finally:
         session.stop()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import dis
 import marshal
 import os
 import re
@@ -89,8 +90,10 @@ class Outgoing:
             names = _global_names(code)
             glob = {name: obj.__globals__[name] for name in names if name in obj.__globals__}
             cells = obj.__closure__ or ()
-            for cell in cells:
-                self.cells.setdefault(id(cell), [cell, _cell_value(cell)])
+            assigned = assigned_closure_names(code)
+            for cell, name in zip(cells, code.co_freevars):
+                entry = self.cells.setdefault(id(cell), [cell, _cell_value(cell), False])
+                entry[2] = entry[2] or name in assigned
             body = {"id": ship_id, "name": obj.__name__, "qualname": obj.__qualname__, "module": obj.__module__,
                     "code": e.blob(marshal.dumps(code)), "globals": e.encode(glob), "cells": [id(c) for c in cells],
                     "closure": e.encode([(_cell_value(c) is not _EMPTY, None if _cell_value(c) is _EMPTY
@@ -292,3 +295,17 @@ def _hashable(value: Any) -> Any:
         return value
     except TypeError:
         return repr(value)
+
+
+def assigned_closure_names(code: types.CodeType) -> set[str]:
+    """The closure variables that `code`, or a function nested in it, assigns or deletes (`nonlocal`).
+
+    Only these may come back changed from the subject: a variable of the check's that no shipped
+    code assigns (an expected value, a threshold) stays what the check made it, whatever the
+    subject's process says.
+    """
+    names = {op.argval for op in dis.get_instructions(code) if op.opname in ("STORE_DEREF", "DELETE_DEREF")}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= assigned_closure_names(const)
+    return names

@@ -38,7 +38,7 @@ class Session(Outgoing, Incoming):
         self.array_handles: dict[int, tuple] = {}  # id(array) -> (weak reference, hid, generation)
         self.node_types: dict[int, type] = {}
         self.generation = 0  # a new check, or a new subject: earlier handles mean nothing
-        self.cells: dict[int, list] = {}  # id(cell) -> [the cell of a shipped closure, what it held when sent]
+        self.cells: dict[int, list] = {}  # id(cell) -> [a shipped closure's cell, what it held when sent, assignable there]
         self.last_settings: dict[str, tuple] = {}  # the check's JAX settings as last sent
         self.deadline: float | None = None
         self.round_trips = 0
@@ -137,7 +137,12 @@ class Session(Outgoing, Incoming):
         if not isinstance(reply, dict) or "ok" not in reply:
             self.replace()
             raise SubjectFailure("the submission's process sent an answer of the wrong shape", "crash")
-        self._apply_effects(reply.get("effects") or {}, memo)
+        try:
+            self._apply_effects(reply.get("effects") or {}, memo)
+        except SubjectFailure as failure:
+            self.refused.append(failure.refused)
+            self.replace()
+            raise
         if not reply["ok"]:
             error = reply.get("error")
             raise error if isinstance(error, BaseException) else SubjectFailure("an error without a cause", "crash")
@@ -173,9 +178,14 @@ class Session(Outgoing, Incoming):
             _update_in_place(self.shipped.get(int(examiner_id)), state)
         for cell_id, value in (effects.get("cells") or {}).items():
             entry = self.cells.get(int(cell_id))
-            if entry is not None:
-                entry[0].cell_contents = value
-                entry[1] = value
+            if entry is None:
+                continue
+            if not entry[2]:  # only a rewritten subject says so: no shipped code can assign it
+                raise SubjectFailure("did something an exercise never needs, refused by the grader: changed a "
+                                     "variable of the checks that no code it was handed assigns", "refused",
+                                     "rebinds a variable of the checks")
+            entry[0].cell_contents = value
+            entry[1] = value
 
     def _changed_cells(self) -> dict[int, Any]:
         """Closure variables of shipped functions that changed here since they were last sent (a
