@@ -455,3 +455,42 @@ def test_descriptors_move_to_the_numbers_their_sender_knows_them_by(order):
             os.close(reader)
         for number in numbers:
             os.close(number)
+
+
+@pytest.mark.parametrize("callback", ["the check's own function", "the subject's function"])
+def test_a_returned_program_never_runs_the_checks_own_functions(tmp_path, callback):
+    """A program from the subject whose callback names a function the examiner shipped (the examiner
+    would run check code on the subject's terms when it evaluates the program) is refused as
+    unreadable; a callback that is the subject's own arrives as a proxy, which runs there."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from grader.engine.remote.codec import Decoder, Encoder, WireError
+    from grader.engine.remote.examiner import Session
+    from grader.engine.remote.examiner.proxies import RemoteObject
+    from grader.engine.remote.launch import SubjectConfig
+
+    def check_function(x):
+        return np.asarray(x) + 1
+
+    def with_callback(x):
+        return jax.pure_callback(check_function, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+    program = jax.make_jaxpr(with_callback)(jnp.ones(3))
+    reference = ["ref", id(check_function)] if callback.startswith("the check") else ["H", 41]
+
+    def refer(obj, encoder):
+        return reference if obj is check_function else None
+
+    data = Encoder(refer, lambda obj, encoder: reference).dumps(program)
+    session = Session(SubjectConfig(submission=str(tmp_path)))
+    session.shipped[id(check_function)] = check_function
+    decode = lambda: Decoder.loads(data, lambda tag, d: session._resolve(tag, d, {}))  # noqa: E731
+    if callback.startswith("the check"):
+        with pytest.raises(WireError, match="run one of the checks' own functions"):
+            decode()
+    else:
+        decoded = decode()
+        held = decoded.jaxpr.eqns[0].params["callback"].callback_func
+        assert isinstance(held, RemoteObject), "the subject's callback is held as a proxy to its function"
