@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -107,8 +108,13 @@ def own_course(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def checked(own_course):
-    return _grader("check", "--mutate", "--repo", str(own_course))
+def survivors(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("survivors") / "found"
+
+
+@pytest.fixture(scope="module")
+def checked(own_course, survivors):
+    return _grader("check", "--mutate", "--survivors", str(survivors), "--repo", str(own_course))
 
 
 def test_scaffolded_exercise_is_sound_and_its_mutants_all_die(checked):
@@ -137,6 +143,25 @@ def test_weak_check_lets_a_derived_mutant_survive_by_name(checked):
     # Values only: neither dropping jit nor a static factor (a compile per value) is seen.
     assert "survives: drop-jit@scale" in report and "survives: static-arg@scale:factor" in report, report
     assert "2 survive every check" in checked.stdout
+
+
+def test_survivors_are_written_one_file_each_for_the_weak_exercise_only(checked, survivors):
+    assert "Traceback" not in checked.stderr, checked.stderr
+    written = sorted(p.relative_to(survivors).as_posix() for p in survivors.rglob("*") if p.is_file())
+    named = re.findall(r"survives: (\S+) \(", checked.stdout)
+    assert written == sorted(f"demo-2/{name.replace(':', '_')}.py" for name in named), (written, named)
+    assert {"demo-2/drop-jit@scale.py", "demo-2/static-arg@scale_factor.py"} <= set(written), written
+    unjitted = (survivors / "demo-2" / "drop-jit@scale.py").read_text()
+    assert "@jax.jit" not in unjitted and "def scale(x" in unjitted and "return x * factor" in unjitted
+    assert "static_argnames" in (survivors / "demo-2" / "static-arg@scale_factor.py").read_text()
+    assert f"wrote {len(written)} surviving mutants to {survivors}" in checked.stdout
+
+
+def test_survivors_must_be_a_folder(own_course, tmp_path):
+    (tmp_path / "taken").write_text("a file\n")
+    done = _grader("check", "demo-1", "--mutate", "--survivors", str(tmp_path / "taken"), "--repo", str(own_course))
+    assert done.returncode == 2 and "is a file: name a folder" in done.stderr, done.stderr
+    assert (tmp_path / "taken").read_text() == "a file\n"
 
 
 def test_built_in_exercise_passes_check():

@@ -58,6 +58,8 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
     exercises = choose(course.exercises, ",".join(names) or None, assignment, course.assignments)
     if survivors and not mutate:
         raise UsageProblem("--survivors needs --mutate")
+    if survivors and Path(survivors).exists() and not Path(survivors).is_dir():
+        raise UsageProblem(f"--survivors {survivors} is a file: name a folder (it is made if need be)")
     errors = soundness.input_errors(repo, exercises)
     if errors:
         raise UsageProblem("cannot check the course:\n  " + "\n  ".join(errors))
@@ -80,13 +82,13 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
     for result in results:
         _print_result(result, mutate)
     unsound = [r for r in results if r["problems"]]
-    survivors = [s for r in results for s in r.get("survivors", [])]
+    surviving = [s for r in results for s in r.get("survivors", [])]
     summary = (f"{len(results)} exercise{'s' * (len(results) != 1)}: {len(results) - len(unsound)} sound, "
                f"{len(unsound)} unsound")
     if mutate:
         made = sum(len(r["mutants"]) for r in results)
         equivalent = sum(1 for r in results for m in r["mutants"] if m["status"] == soundness.EQUIVALENT)
-        summary += (f"; {made} derived mutants, {len(survivors)} survive every check"
+        summary += (f"; {made} derived mutants, {len(surviving)} survive every check"
                     + (f" ({equivalent} more declared right answers)" if equivalent else "")
                     + f"; {sum(r['mutate_seconds'] for r in results):.0f} s of checks on them, "
                       f"{sum(r['mutate_seconds'] for r in results) / max(1, len(results)):.1f} s per exercise")
@@ -95,11 +97,20 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
         write_atomically(Path(report), json.dumps({"seconds": round(seconds, 1), "exercises": results},
                                                        indent=2) + "\n")
     if survivors:
-        for result in results:
-            for survivor in result.get("survivors", []):
-                write_atomically(Path(survivors) / result["id"] / f"{_file_name(survivor['name'])}.py",
-                                 survivor["source"])
-    return 1 if unsound or survivors else 0
+        _write_survivors(Path(survivors), results)
+    return 1 if unsound or surviving else 0
+
+
+def _write_survivors(folder: Path, results: list[dict]) -> None:
+    """Each surviving mutant's source as `folder`/<id>/<mutant>.py, and say where."""
+    written = []
+    for result in results:
+        for survivor in result.get("survivors", []):
+            path = folder / result["id"] / f"{_file_name(survivor['name'])}.py"
+            write_atomically(path, survivor["source"])
+            written.append(path)
+    _say(f"wrote {len(written)} surviving mutant{'s' * (len(written) != 1)} to {folder}" if written
+         else f"no mutant survives: nothing written to {folder}")
 
 
 def _file_name(mutant: str) -> str:
