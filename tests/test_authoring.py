@@ -53,7 +53,9 @@ def test_new_writes_every_file_and_the_entry_in_teaching_order(fork):
     assert [a.name for a in course.assignments] == [a.name for a in load_course(REPO_ROOT / "exercises").assignments]
     stub = (fork / "exercises/02_at_updates/scatter_rules.py").read_text()
     assert "Task (fix-it):" in stub and "docs.jax.dev" in stub and "NotImplementedError" not in stub
-    assert "in no assignment yet" in done.stdout
+    (holder,) = [a.name for a in course.assignments if "at-6" in [e.id for e in a.exercises]]
+    assert f"(in assignment {holder}, which names its topic or id prefix: nothing to add there)" in done.stdout
+    assert "in no assignment yet" not in done.stdout
 
 
 def test_new_topic_gets_the_next_folder_and_goes_last(fork):
@@ -63,6 +65,12 @@ def test_new_topic_gets_the_next_folder_and_goes_last(fork):
     assert course.exercises[-1].id == "attention-1"
     assert course.exercises[-1].path == "20_attention/causal_mask.py"
     assert 'NotImplementedError("TODO' in (fork / "exercises/20_attention/causal_mask.py").read_text()
+    assert not [a for a in course.assignments if "attention-1" in [e.id for e in a.exercises]]
+    assert "(in no assignment yet: add its id to one of" in done.stdout, done.stdout
+    with open(fork / "exercises" / "manifest.toml", "a") as manifest:  # the advice, followed
+        manifest.write('\n[[assignment]]\nname = "attention"\nexercises = ["attention-1"]\n')
+    course = parse_course((fork / "exercises" / "manifest.toml").read_bytes())
+    assert [e.id for e in course.assignment("attention").exercises] == ["attention-1"]
 
 
 @pytest.mark.parametrize("args, says", [

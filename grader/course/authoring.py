@@ -195,8 +195,11 @@ def new_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kind
     for rel in plan.files:
         _say(f"  {rel}")
     _say("  exercises/manifest.toml (its entry)")
-    if plan.assignments:
-        _say(f"  (in no assignment yet: add it to one of {', '.join(plan.assignments)} in the manifest)")
+    if plan.held_by:
+        _say(f"  (in assignment {plan.held_by}, which names its topic or id prefix: nothing to add there)")
+    elif plan.assignments:
+        _say(f"  (in no assignment yet: add its id to one of {', '.join(plan.assignments)} in the manifest, or "
+             f"a new [[assignment]] table)")
     _say("",
          f"next: rewrite the lesson, task, code and checks into your idea, keep the mimic and mutant honest, "
          f"`git add` the files, then `grader check {entry.id}` and `grader check {entry.id} --mutate` "
@@ -212,7 +215,8 @@ class Plan:
     files: dict[str, str]
     manifest: str
     after: str | None  # the exercise it follows in teaching order
-    assignments: tuple[str, ...] = ()  # the course's, none of which holds the new exercise yet
+    assignments: tuple[str, ...] = ()  # the course's assignments
+    held_by: str | None = None  # the assignment that holds the new exercise already (through its topic)
 
 
 _IDEA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -285,10 +289,12 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
     manifest = _insert_entry(manifest_path.read_text(encoding="utf-8"), entry, after, new_topic=not in_topic,
                              folder=folder)
     try:
-        parse_course(manifest.encode("utf-8"), manifest_path)
+        grown = parse_course(manifest.encode("utf-8"), manifest_path)
     except ManifestError as error:  # the manifest was fine and the entry is ours: a bug, but say what
         raise UsageProblem(f"the manifest with {exercise_id} added would not read back: {error}") from None
-    return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments))
+    held_by = next((a.name for a in grown.assignments if any(e.id == exercise_id for e in a.exercises)), None)
+    return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments),
+                held_by)
 
 
 def write_plan(repo: Path, plan: Plan) -> None:
