@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,8 @@ import yaml
 
 from grader import REPO_ROOT
 from grader.core.manifest import ManifestError, load_course, parse_course, select
+from grader.core.solutions import PACK_NAME
+from grader.course.classroom import release_files
 from support import ALL_EXERCISES
 
 COURSE = load_course(REPO_ROOT / "exercises")
@@ -118,3 +121,20 @@ def test_learner_commands_narrow_to_an_assignment():
     assert "static-1" in done.stdout and "purity-1" not in done.stdout, done.stdout
     done = _grader("hint", "--assignment", "nope")
     assert done.returncode == 2 and "no assignment 'nope'" in done.stderr
+
+
+@pytest.mark.parametrize("with_solutions", [False, True])
+def test_a_releases_readme_describes_that_release(with_solutions):
+    last = COURSE.assignments[-1]  # not the course's first topic: the README must not start there
+    files = release_files(REPO_ROOT, with_solutions=with_solutions, assignment=last.name)
+    readme = files["README.md"].decode()
+    first = last.exercises[0]
+    assert f"pytest exercises/{first.path.split('/')[0]}    # the first topic" in readme, readme
+    named = re.findall(r"pytest (exercises/\S+)", readme)
+    assert named and all(any(p == n or p.startswith(n + "/") for p in files) for n in named), \
+        f"the README names {named}, not all in the release"
+    assert f"{len(last.exercises)} exercises,\n{last.points} points" in readme
+    packed = f"exercises/{PACK_NAME}"
+    assert (packed in files) == with_solutions == (packed in readme) == ("grader solution" in readme), readme
+    if not with_solutions:
+        assert "hands out no\nreference solutions" in readme

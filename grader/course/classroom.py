@@ -140,20 +140,37 @@ def _check_in_range(requirement: str, version: str) -> None:
                      f"release from an environment with the supported versions")
 
 
-def student_readme(exercises: tuple[Exercise, ...]) -> str:
+SOLUTIONS_TEXT = {
+    True: f"The reference solutions ship packed in\n`exercises/{PACK_NAME}`: `grader solution ID` shows one once your\n"
+          f"version passes. Try first.",
+    False: "This course hands out no\nreference solutions: the hints and the checks' messages are there to get\n"
+           "you unstuck.",
+}
+
+
+def student_readme(exercises: tuple[Exercise, ...], with_solutions: bool = False) -> str:
+    """The README of a release of `exercises`: its topics, its first exercise to run, and solutions
+    (`grader solution`) only when the release packs them."""
     topics: dict[str, list[Exercise]] = {}
     for entry in exercises:
         topics.setdefault(entry.path.split("/")[0], []).append(entry)
     topic_lines = [f"- `{folder}`: {len(entries)} exercise{'s' * (len(entries) != 1)}, "
                    f"{sum(e.points for e in entries)} points" for folder, entries in topics.items()]
     commands = [("grader", "your score, exercise by exercise (the same as `grader grade`)")]
-    commands += [(f"grader {name}", text) for name, text in LEARNER_COMMANDS]
+    commands += [(f"grader {name}", text) for name, text in LEARNER_COMMANDS if with_solutions or name != "solution"]
     commands.append(("grader COMMAND --help", "what a command does, with examples"))
     width = max(len(name) for name, _ in commands)
     command_lines = [f"    {name:<{width}}  # {text}" for name, text in commands]
+    first = exercises[0]
+    runs = [(f"pytest exercises/{first.check_path}", "one exercise"),
+            (f"pytest exercises/{first.path.split('/')[0]}", "one topic"), ("pytest", "everything, in order")]
+    width = max(len(command) for command, _ in runs)
     text = (TEMPLATES / "student_README.md").read_text(encoding="utf-8")
     return _fill(text, COUNT=str(len(exercises)), TOTAL=str(sum(e.points for e in exercises)),
-                 TOPICS="\n".join(topic_lines), COMMANDS="\n".join(command_lines))
+                 TOPICS="\n".join(topic_lines), COMMANDS="\n".join(command_lines),
+                 FIRST_TOPIC=runs[1][0].removeprefix("pytest "),
+                 RUN_LINES="\n".join(f"    {command:<{width}}   # {what}" for command, what in runs),
+                 SOLUTIONS=SOLUTIONS_TEXT[with_solutions])
 
 
 def _fill(template: str, **values: str) -> str:
@@ -211,7 +228,7 @@ def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False,
     files["conftest.py"] = (repo / "conftest.py").read_bytes()
     files["pyproject.toml"] = student_pyproject(repo).encode()
     files["constraints.txt"] = constraints(repo).encode()
-    files["README.md"] = student_readme(exercises).encode()
+    files["README.md"] = student_readme(exercises, with_solutions).encode()
     files[".gitignore"] = STUDENT_GITIGNORE.encode()
     return dict(sorted(files.items()))
 
