@@ -73,6 +73,19 @@ def test_new_topic_gets_the_next_folder_and_goes_last(fork):
     assert [e.id for e in course.assignment("attention").exercises] == ["attention-1"]
 
 
+def test_new_counts_itself_in_the_readme(fork):
+    shutil.copyfile(REPO_ROOT / "README.md", fork / "README.md")
+    before = (fork / "README.md").read_text()
+    done = _grader("new", "attention-1", "--repo", str(fork))
+    assert done.returncode == 0, done.stderr
+    assert "README.md (its count of exercises, one more)" in done.stdout
+    count = f"There are {len(ALL_EXERCISES)} exercises,"
+    assert count in " ".join(before.split()), "the README counts the built-in exercises"
+    after = (fork / "README.md").read_text()
+    assert count.replace(str(len(ALL_EXERCISES)), str(len(ALL_EXERCISES) + 1)) in " ".join(after.split())
+    assert after.replace(str(len(ALL_EXERCISES) + 1), str(len(ALL_EXERCISES)), 1) == before, "only the count changes"
+
+
 @pytest.mark.parametrize("args, says", [
     (["at-5"], "there is already an exercise at-5"),
     (["at-6", "--file", "immutable_updates"], "belongs to another exercise already"),
@@ -89,6 +102,7 @@ def test_new_refuses_clearly_and_writes_nothing(fork, args, says):
 
 def test_new_that_fails_half_way_takes_back_what_it_wrote(fork):
     (fork / "solutions").write_text("a file where the solutions folder should be\n")
+    shutil.copyfile(REPO_ROOT / "README.md", fork / "README.md")  # its count is taken back too
     before = _snapshot(fork)
     done = _grader("new", "at-6", "--repo", str(fork))
     assert done.returncode == 2 and "nothing was written" in done.stderr, done.stderr

@@ -3,7 +3,7 @@
 - `new ID`: the stub (a lesson, a task), its check file, the reference
   solution, a variants folder with a mimic and a mutant, and the manifest
   entry in teaching order: a small working kata to rewrite into your own, sound
-  from the first `grader check`.
+  from the first `grader check`; README.md's count of exercises goes one up.
 - `check [ID|TOPIC ...]`: the proof of `grader.course.soundness` on this course
   (`--repo` for another checkout), one line per exercise and, for each
   problem, what to fix; `--mutate` adds mutants derived from each reference
@@ -195,6 +195,8 @@ def new_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kind
     for rel in plan.files:
         _say(f"  {rel}")
     _say("  exercises/manifest.toml (its entry)")
+    if plan.readme is not None:
+        _say("  README.md (its count of exercises, one more)")
     if plan.held_by:
         _say(f"  (in assignment {plan.held_by}, which names its topic or id prefix: nothing to add there)")
     elif plan.assignments:
@@ -217,6 +219,7 @@ class Plan:
     after: str | None  # the exercise it follows in teaching order
     assignments: tuple[str, ...] = ()  # the course's assignments
     held_by: str | None = None  # the assignment that holds the new exercise already (through its topic)
+    readme: str | None = None  # README.md with its count of exercises one up (None: it states no count)
 
 
 _IDEA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -294,14 +297,33 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
         raise UsageProblem(f"the manifest with {exercise_id} added would not read back: {error}") from None
     held_by = next((a.name for a in grown.assignments if any(e.id == exercise_id for e in a.exercises)), None)
     return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments),
-                held_by)
+                held_by, _recounted_readme(repo / "README.md", len(grown.exercises)))
+
+
+# The README's sentence that counts the exercises (the project's tests hold it to the manifest).
+_README_COUNT = re.compile(r"(There are )(\d+)( exercises,\s+\d+ of them predict katas)")
+
+
+def _recounted_readme(readme: Path, count: int) -> str | None:
+    """The README's text with its count of exercises set to `count`; None when it states none."""
+    try:
+        text = readme.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    counted = _README_COUNT.subn(lambda m: f"{m[1]}{count}{m[3]}", text, count=1)
+    return counted[0] if counted[1] else None
 
 
 def write_plan(repo: Path, plan: Plan) -> None:
-    """Write every file, then the manifest; on any failure remove what was written: nothing half."""
+    """Write the README's new count, every file, then the manifest; on any failure take back what was
+    written: nothing half."""
     written: list[Path] = []
     made: list[Path] = []
+    readme = repo / "README.md"
+    old_readme = readme.read_text(encoding="utf-8") if plan.readme is not None else None
     try:
+        if plan.readme is not None:
+            write_atomically(readme, plan.readme)
         for rel, text in plan.files.items():
             path = repo / rel
             for folder in reversed(path.parents):
@@ -314,6 +336,8 @@ def write_plan(repo: Path, plan: Plan) -> None:
     except BaseException as error:
         for path in written:
             path.unlink(missing_ok=True)
+        if old_readme is not None:
+            write_atomically(readme, old_readme)
         for folder in reversed(made):
             try:
                 folder.rmdir()
