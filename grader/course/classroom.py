@@ -110,34 +110,47 @@ def student_pyproject(repo: Path = REPO_ROOT) -> str:
 
 
 def constraints(repo: Path = REPO_ROOT) -> str:
-    """Exact versions of the dependencies installed here, for graders to install the same ones.
+    """Exact versions of every package the install needs, as installed here: the project's
+    dependencies and theirs, all the way down, for graders to install the same ones.
 
     Release from an environment where the whole suite passed: these are the
-    versions students and autograders will run.
+    versions students and autograders will run, so nothing floats between two
+    pushes (a new SciPy or ml_dtypes under the same JAX, say).
     """
     with open(repo / "pyproject.toml", "rb") as handle:
         requirements = tomllib.load(handle)["project"]["dependencies"]
-    lines = ["# The versions `grader release` found installed; the grader installs exactly these."]
-    for requirement in requirements:
-        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group()
-        try:
-            version = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue  # not installed here: the range in pyproject.toml alone applies
-        _check_in_range(requirement, version)
-        lines.append(f"{name}=={version}")
+    pinned = resolved_versions(requirements)
+    lines = ["# The versions `grader release` found installed, dependencies of dependencies included; the "
+             "grader installs exactly these."]
+    lines += [f"{name}=={version}" for name, version in sorted(pinned.items())]
     return "\n".join(lines) + "\n"
 
 
-def _check_in_range(requirement: str, version: str) -> None:
-    try:
-        from packaging.requirements import Requirement
-    except ImportError:  # packaging is not a dependency; pip itself refuses a conflict later
-        return
-    parsed = Requirement(requirement)
-    if not parsed.specifier.contains(version, prereleases=True):
-        raise UsageProblem(f"{parsed.name} {version} is installed but pyproject.toml allows {parsed.specifier}: "
-                     f"release from an environment with the supported versions")
+def resolved_versions(requirements: list[str]) -> dict[str, str]:
+    """Normalized name -> installed version of each package `requirements` need here, transitively
+    (requirements whose markers do not apply here are left out, and so are packages not installed:
+    the ranges alone apply to them). A UsageProblem when an installed version is outside a range."""
+    from packaging.requirements import Requirement  # pytest's own dependency: always installed with it
+    from packaging.utils import canonicalize_name
+
+    found: dict[str, str] = {}
+    waiting = [Requirement(text) for text in requirements]
+    while waiting:
+        requirement = waiting.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        name = canonicalize_name(requirement.name)
+        try:
+            distribution = importlib.metadata.distribution(requirement.name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if not requirement.specifier.contains(distribution.version, prereleases=True):
+            raise UsageProblem(f"{name} {distribution.version} is installed but {requirement} is needed: release "
+                               f"from an environment with the supported versions")
+        if name not in found:
+            found[name] = distribution.version
+            waiting += [Requirement(text) for text in distribution.requires or ()]
+    return found
 
 
 SOLUTIONS_TEXT = {
