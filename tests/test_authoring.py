@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -52,7 +53,9 @@ def test_new_writes_every_file_and_the_entry_in_teaching_order(fork):
     assert [a.name for a in course.assignments] == [a.name for a in load_course(REPO_ROOT / "exercises").assignments]
     stub = (fork / "exercises/02_at_updates/scatter_rules.py").read_text()
     assert "Task (fix-it):" in stub and "docs.jax.dev" in stub and "NotImplementedError" not in stub
-    assert "in no assignment yet" in done.stdout
+    (holder,) = [a.name for a in course.assignments if "at-6" in [e.id for e in a.exercises]]
+    assert f"(in assignment {holder}, which names its topic or id prefix: nothing to add there)" in done.stdout
+    assert "in no assignment yet" not in done.stdout
 
 
 def test_new_topic_gets_the_next_folder_and_goes_last(fork):
@@ -62,6 +65,25 @@ def test_new_topic_gets_the_next_folder_and_goes_last(fork):
     assert course.exercises[-1].id == "attention-1"
     assert course.exercises[-1].path == "20_attention/causal_mask.py"
     assert 'NotImplementedError("TODO' in (fork / "exercises/20_attention/causal_mask.py").read_text()
+    assert not [a for a in course.assignments if "attention-1" in [e.id for e in a.exercises]]
+    assert "(in no assignment yet: add its id to one of" in done.stdout, done.stdout
+    with open(fork / "exercises" / "manifest.toml", "a") as manifest:  # the advice, followed
+        manifest.write('\n[[assignment]]\nname = "attention"\nexercises = ["attention-1"]\n')
+    course = parse_course((fork / "exercises" / "manifest.toml").read_bytes())
+    assert [e.id for e in course.assignment("attention").exercises] == ["attention-1"]
+
+
+def test_new_counts_itself_in_the_readme(fork):
+    shutil.copyfile(REPO_ROOT / "README.md", fork / "README.md")
+    before = (fork / "README.md").read_text()
+    done = _grader("new", "attention-1", "--repo", str(fork))
+    assert done.returncode == 0, done.stderr
+    assert "README.md (its count of exercises, one more)" in done.stdout
+    count = f"There are {len(ALL_EXERCISES)} exercises,"
+    assert count in " ".join(before.split()), "the README counts the built-in exercises"
+    after = (fork / "README.md").read_text()
+    assert count.replace(str(len(ALL_EXERCISES)), str(len(ALL_EXERCISES) + 1)) in " ".join(after.split())
+    assert after.replace(str(len(ALL_EXERCISES) + 1), str(len(ALL_EXERCISES)), 1) == before, "only the count changes"
 
 
 @pytest.mark.parametrize("args, says", [
@@ -80,6 +102,7 @@ def test_new_refuses_clearly_and_writes_nothing(fork, args, says):
 
 def test_new_that_fails_half_way_takes_back_what_it_wrote(fork):
     (fork / "solutions").write_text("a file where the solutions folder should be\n")
+    shutil.copyfile(REPO_ROOT / "README.md", fork / "README.md")  # its count is taken back too
     before = _snapshot(fork)
     done = _grader("new", "at-6", "--repo", str(fork))
     assert done.returncode == 2 and "nothing was written" in done.stderr, done.stderr
@@ -107,8 +130,13 @@ def own_course(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def checked(own_course):
-    return _grader("check", "--mutate", "--repo", str(own_course))
+def survivors(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("survivors") / "found"
+
+
+@pytest.fixture(scope="module")
+def checked(own_course, survivors):
+    return _grader("check", "--mutate", "--survivors", str(survivors), "--repo", str(own_course))
 
 
 def test_scaffolded_exercise_is_sound_and_its_mutants_all_die(checked):
@@ -137,6 +165,25 @@ def test_weak_check_lets_a_derived_mutant_survive_by_name(checked):
     # Values only: neither dropping jit nor a static factor (a compile per value) is seen.
     assert "survives: drop-jit@scale" in report and "survives: static-arg@scale:factor" in report, report
     assert "2 survive every check" in checked.stdout
+
+
+def test_survivors_are_written_one_file_each_for_the_weak_exercise_only(checked, survivors):
+    assert "Traceback" not in checked.stderr, checked.stderr
+    written = sorted(p.relative_to(survivors).as_posix() for p in survivors.rglob("*") if p.is_file())
+    named = re.findall(r"survives: (\S+) \(", checked.stdout)
+    assert written == sorted(f"demo-2/{name.replace(':', '_')}.py" for name in named), (written, named)
+    assert {"demo-2/drop-jit@scale.py", "demo-2/static-arg@scale_factor.py"} <= set(written), written
+    unjitted = (survivors / "demo-2" / "drop-jit@scale.py").read_text()
+    assert "@jax.jit" not in unjitted and "def scale(x" in unjitted and "return x * factor" in unjitted
+    assert "static_argnames" in (survivors / "demo-2" / "static-arg@scale_factor.py").read_text()
+    assert f"wrote {len(written)} surviving mutants to {survivors}" in checked.stdout
+
+
+def test_survivors_must_be_a_folder(own_course, tmp_path):
+    (tmp_path / "taken").write_text("a file\n")
+    done = _grader("check", "demo-1", "--mutate", "--survivors", str(tmp_path / "taken"), "--repo", str(own_course))
+    assert done.returncode == 2 and "is a file: name a folder" in done.stderr, done.stderr
+    assert (tmp_path / "taken").read_text() == "a file\n"
 
 
 def test_built_in_exercise_passes_check():

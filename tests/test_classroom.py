@@ -32,7 +32,8 @@ import yaml
 from grader import REPO_ROOT
 from grader.course import reports
 from support import PRISTINE
-from grader.course.classroom import arrange_upload, pinned_paths, release_files, step_minutes
+from grader.course.classroom import (arrange_upload, constraints, pinned_paths, release_files, resolved_versions,
+                                     step_minutes)
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.core.solutions import PACK_NAME, read_solution
@@ -195,6 +196,54 @@ def _repo_copy(tmp_path: Path) -> Path:
     return repo
 
 
+def _project_requirements() -> list[str]:
+    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+
+
+def test_constraints_pin_every_package_the_install_needs_as_installed_here():
+    from importlib.metadata import distribution
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins = dict(line.split("==") for line in constraints().splitlines() if not line.startswith("#"))
+    assert {"jax", "jaxlib", "scipy", "ml-dtypes", "pluggy"} <= set(pins), "dependencies of dependencies too"
+    for name, version in pins.items():
+        assert distribution(name).version == version, f"{name}: pinned {version}, the suite runs on another"
+        for text in distribution(name).requires or ():
+            needed = Requirement(text)
+            if needed.marker and not needed.marker.evaluate({"extra": ""}):
+                continue
+            wanted = canonicalize_name(needed.name)
+            assert wanted in pins, f"{name} needs {needed}, which constraints.txt leaves floating"
+            assert needed.specifier.contains(pins[wanted], prereleases=True), f"{name} needs {needed}"
+    for text in _project_requirements():
+        assert canonicalize_name(Requirement(text).name) in pins
+
+
+def test_constraints_install_as_they_are_and_a_conflict_is_refused(tmp_path):
+    """pip resolves the project's requirements under the constraints from what is installed here,
+    with no index: nothing in them asks for another version. A pin that conflicts fails the same run."""
+    written = tmp_path / "constraints.txt"
+    written.write_text(constraints())
+
+    def dry_run() -> subprocess.CompletedProcess:
+        return _run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--disable-pip-version-check",
+                     "-c", written, *_project_requirements()], tmp_path)
+
+    done = dry_run()
+    assert done.returncode == 0 and "Would install" not in done.stdout, done.stdout + done.stderr
+    written.write_text(written.read_text().replace("scipy==", "scipy==0.1.0\n# was scipy=="))
+    assert dry_run().returncode != 0, "a pin the installed packages do not satisfy must fail the check"
+
+
+def test_release_refuses_packages_outside_the_ranges():
+    from grader.core.selection import UsageProblem
+
+    with pytest.raises(UsageProblem, match="numpy .* is installed but numpy<1 is needed"):
+        resolved_versions(["jax>=0.10.2,<0.11", "numpy<1"])
+
+
 def test_release_refuses_a_solved_stub_or_missing_solutions(tmp_path):
     from grader.core.selection import UsageProblem
 
@@ -295,6 +344,34 @@ def test_workflow_actions_are_pinned_to_commits_with_their_tag(release):
     for action, ref, comment in uses:
         assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{action} is pinned by a movable ref {ref!r}, not a commit"
         assert re.fullmatch(r"\s+# v[0-9]+(\.[0-9]+)*", comment), f"{action}@{ref} does not say which release it is"
+
+
+def test_workflow_caches_pip_downloads_by_the_constraints(release):
+    python = _steps(_workflow(release / ".github/workflows/classroom.yml"))["Set up Python"]["with"]
+    assert python["cache"] == "pip" and python["cache-dependency-path"] == "constraints.txt"
+    assert (release / python["cache-dependency-path"]).is_file(), "the cache key is a file of the release"
+
+
+def test_workflow_updates_apt_before_installing_bubblewrap(release, tmp_path):
+    """Run where bwrap is missing (a runner image without it), with `sudo` logging what it is asked:
+    the package lists are fetched first, as a fresh runner needs; where bwrap is there, nothing is."""
+    copy = _steps(_workflow(release / ".github/workflows/classroom.yml"))["Copy the pinned checks and grader"]["run"]
+    lines = copy.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("command -v bwrap"))
+    end = next(n for n in range(start, len(lines)) if lines[n].rstrip().endswith("|| true"))
+    install = "\n".join(lines[start:end + 1])
+    log = tmp_path / "sudo.log"
+    (tmp_path / "sudo").write_text(f'#!/bin/sh\necho "$*" >> {log}\n')
+    (tmp_path / "sudo").chmod(0o755)
+    env = {**_env(), "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    missing = _bash('command() { [ "$1 $2" != "-v bwrap" ] && builtin command "$@"; }\n' + install, tmp_path, env)
+    assert missing.returncode == 0, missing.stderr
+    assert log.read_text().splitlines() == ["-n apt-get update -q", "-n apt-get install -y -q bubblewrap"]
+    log.unlink()
+    (tmp_path / "bwrap").write_text("#!/bin/sh\n")
+    (tmp_path / "bwrap").chmod(0o755)
+    there = _bash(install, tmp_path, env)
+    assert there.returncode == 0 and not log.exists(), "bubblewrap there: apt is left alone"
 
 
 def _script_env(workflow: dict, home: Path, workspace: Path, output: Path, fake_bin: Path) -> dict[str, str]:

@@ -255,3 +255,23 @@ def test_sealed_programs_open_by_key_but_cannot_be_listed(tmp_path):
         unseal(sealed)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["cannot list", "cannot change", "by key: compiled answer"], done.stdout
+
+
+def test_the_sandbox_says_what_the_submission_sees_and_no_more(tmp_path):
+    """What every output prints for the namespaces mode is what the wall does: the submission's
+    process opens its own exercise files, never the checks beside them in its workspace."""
+    from grader.engine.workspace import build_workspace
+
+    isolation = _namespaces()
+    assert "never the checks" in isolation.guarantee and "the checks and" not in isolation.guarantee
+    entry = PURITY[0]
+    workspace, _ = build_workspace(tmp_path / "ws", REPO_ROOT, (entry,), REPO_ROOT / "solutions")
+    check, own = workspace.checks / entry.check_path, workspace.submission / entry.path
+    assert check.is_file() and own.is_file()
+    peek = ("import sys\nfor path in sys.argv[1:]:\n    try:\n        open(path).read(); print('read', path)\n"
+            "    except OSError as error:\n        print('refused', path, type(error).__name__)\n")
+    inside = sandbox.command(isolation, workspace.subject_root, writable=workspace.subject_writable)
+    done = subprocess.run([*inside, sys.executable, "-I", "-c", peek, str(own), str(check)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"read {own}", f"refused {check} FileNotFoundError"], done.stdout

@@ -3,7 +3,7 @@
 - `new ID`: the stub (a lesson, a task), its check file, the reference
   solution, a variants folder with a mimic and a mutant, and the manifest
   entry in teaching order: a small working kata to rewrite into your own, sound
-  from the first `grader check`.
+  from the first `grader check`; README.md's count of exercises goes one up.
 - `check [ID|TOPIC ...]`: the proof of `grader.course.soundness` on this course
   (`--repo` for another checkout), one line per exercise and, for each
   problem, what to fix; `--mutate` adds mutants derived from each reference
@@ -58,6 +58,8 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
     exercises = choose(course.exercises, ",".join(names) or None, assignment, course.assignments)
     if survivors and not mutate:
         raise UsageProblem("--survivors needs --mutate")
+    if survivors and Path(survivors).exists() and not Path(survivors).is_dir():
+        raise UsageProblem(f"--survivors {survivors} is a file: name a folder (it is made if need be)")
     errors = soundness.input_errors(repo, exercises)
     if errors:
         raise UsageProblem("cannot check the course:\n  " + "\n  ".join(errors))
@@ -80,13 +82,13 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
     for result in results:
         _print_result(result, mutate)
     unsound = [r for r in results if r["problems"]]
-    survivors = [s for r in results for s in r.get("survivors", [])]
+    surviving = [s for r in results for s in r.get("survivors", [])]
     summary = (f"{len(results)} exercise{'s' * (len(results) != 1)}: {len(results) - len(unsound)} sound, "
                f"{len(unsound)} unsound")
     if mutate:
         made = sum(len(r["mutants"]) for r in results)
         equivalent = sum(1 for r in results for m in r["mutants"] if m["status"] == soundness.EQUIVALENT)
-        summary += (f"; {made} derived mutants, {len(survivors)} survive every check"
+        summary += (f"; {made} derived mutants, {len(surviving)} survive every check"
                     + (f" ({equivalent} more declared right answers)" if equivalent else "")
                     + f"; {sum(r['mutate_seconds'] for r in results):.0f} s of checks on them, "
                       f"{sum(r['mutate_seconds'] for r in results) / max(1, len(results)):.1f} s per exercise")
@@ -95,11 +97,20 @@ def check_course(repo: Path, names: list[str], assignment: str | None = None, *,
         write_atomically(Path(report), json.dumps({"seconds": round(seconds, 1), "exercises": results},
                                                        indent=2) + "\n")
     if survivors:
-        for result in results:
-            for survivor in result.get("survivors", []):
-                write_atomically(Path(survivors) / result["id"] / f"{_file_name(survivor['name'])}.py",
-                                 survivor["source"])
-    return 1 if unsound or survivors else 0
+        _write_survivors(Path(survivors), results)
+    return 1 if unsound or surviving else 0
+
+
+def _write_survivors(folder: Path, results: list[dict]) -> None:
+    """Each surviving mutant's source as `folder`/<id>/<mutant>.py, and say where."""
+    written = []
+    for result in results:
+        for survivor in result.get("survivors", []):
+            path = folder / result["id"] / f"{_file_name(survivor['name'])}.py"
+            write_atomically(path, survivor["source"])
+            written.append(path)
+    _say(f"wrote {len(written)} surviving mutant{'s' * (len(written) != 1)} to {folder}" if written
+         else f"no mutant survives: nothing written to {folder}")
 
 
 def _file_name(mutant: str) -> str:
@@ -184,8 +195,13 @@ def new_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kind
     for rel in plan.files:
         _say(f"  {rel}")
     _say("  exercises/manifest.toml (its entry)")
-    if plan.assignments:
-        _say(f"  (in no assignment yet: add it to one of {', '.join(plan.assignments)} in the manifest)")
+    if plan.readme is not None:
+        _say("  README.md (its count of exercises, one more)")
+    if plan.held_by:
+        _say(f"  (in assignment {plan.held_by}, which names its topic or id prefix: nothing to add there)")
+    elif plan.assignments:
+        _say(f"  (in no assignment yet: add its id to one of {', '.join(plan.assignments)} in the manifest, or "
+             f"a new [[assignment]] table)")
     _say("",
          f"next: rewrite the lesson, task, code and checks into your idea, keep the mimic and mutant honest, "
          f"`git add` the files, then `grader check {entry.id}` and `grader check {entry.id} --mutate` "
@@ -201,7 +217,9 @@ class Plan:
     files: dict[str, str]
     manifest: str
     after: str | None  # the exercise it follows in teaching order
-    assignments: tuple[str, ...] = ()  # the course's, none of which holds the new exercise yet
+    assignments: tuple[str, ...] = ()  # the course's assignments
+    held_by: str | None = None  # the assignment that holds the new exercise already (through its topic)
+    readme: str | None = None  # README.md with its count of exercises one up (None: it states no count)
 
 
 _IDEA = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -274,17 +292,38 @@ def plan_exercise(repo: Path, exercise_id: str, *, topic: str | None = None, kin
     manifest = _insert_entry(manifest_path.read_text(encoding="utf-8"), entry, after, new_topic=not in_topic,
                              folder=folder)
     try:
-        parse_course(manifest.encode("utf-8"), manifest_path)
+        grown = parse_course(manifest.encode("utf-8"), manifest_path)
     except ManifestError as error:  # the manifest was fine and the entry is ours: a bug, but say what
         raise UsageProblem(f"the manifest with {exercise_id} added would not read back: {error}") from None
-    return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments))
+    held_by = next((a.name for a in grown.assignments if any(e.id == exercise_id for e in a.exercises)), None)
+    return Plan(entry, files, manifest, after.id if after else None, tuple(a.name for a in course.assignments),
+                held_by, _recounted_readme(repo / "README.md", len(grown.exercises)))
+
+
+# The README's sentence that counts the exercises (the project's tests hold it to the manifest).
+_README_COUNT = re.compile(r"(There are )(\d+)( exercises,\s+\d+ of them predict katas)")
+
+
+def _recounted_readme(readme: Path, count: int) -> str | None:
+    """The README's text with its count of exercises set to `count`; None when it states none."""
+    try:
+        text = readme.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    counted = _README_COUNT.subn(lambda m: f"{m[1]}{count}{m[3]}", text, count=1)
+    return counted[0] if counted[1] else None
 
 
 def write_plan(repo: Path, plan: Plan) -> None:
-    """Write every file, then the manifest; on any failure remove what was written: nothing half."""
+    """Write the README's new count, every file, then the manifest; on any failure take back what was
+    written: nothing half."""
     written: list[Path] = []
     made: list[Path] = []
+    readme = repo / "README.md"
+    old_readme = readme.read_text(encoding="utf-8") if plan.readme is not None else None
     try:
+        if plan.readme is not None:
+            write_atomically(readme, plan.readme)
         for rel, text in plan.files.items():
             path = repo / rel
             for folder in reversed(path.parents):
@@ -297,6 +336,8 @@ def write_plan(repo: Path, plan: Plan) -> None:
     except BaseException as error:
         for path in written:
             path.unlink(missing_ok=True)
+        if old_readme is not None:
+            write_atomically(readme, old_readme)
         for folder in reversed(made):
             try:
                 folder.rmdir()

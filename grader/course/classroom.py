@@ -111,50 +111,80 @@ def student_pyproject(repo: Path = REPO_ROOT) -> str:
 
 
 def constraints(repo: Path = REPO_ROOT) -> str:
-    """Exact versions of the dependencies installed here, for graders to install the same ones.
+    """Exact versions of every package the install needs, as installed here: the project's
+    dependencies and theirs, all the way down, for graders to install the same ones.
 
     Release from an environment where the whole suite passed: these are the
-    versions students and autograders will run.
+    versions students and autograders will run, so nothing floats between two
+    pushes (a new SciPy or ml_dtypes under the same JAX, say).
     """
     with open(repo / "pyproject.toml", "rb") as handle:
         requirements = tomllib.load(handle)["project"]["dependencies"]
-    lines = ["# The versions `grader release` found installed; the grader installs exactly these."]
-    for requirement in requirements:
-        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group()
-        try:
-            version = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue  # not installed here: the range in pyproject.toml alone applies
-        _check_in_range(requirement, version)
-        lines.append(f"{name}=={version}")
+    pinned = resolved_versions(requirements)
+    lines = ["# The versions `grader release` found installed, dependencies of dependencies included; the "
+             "grader installs exactly these."]
+    lines += [f"{name}=={version}" for name, version in sorted(pinned.items())]
     return "\n".join(lines) + "\n"
 
 
-def _check_in_range(requirement: str, version: str) -> None:
-    try:
-        from packaging.requirements import Requirement
-    except ImportError:  # packaging is not a dependency; pip itself refuses a conflict later
-        return
-    parsed = Requirement(requirement)
-    if not parsed.specifier.contains(version, prereleases=True):
-        raise UsageProblem(f"{parsed.name} {version} is installed but pyproject.toml allows {parsed.specifier}: "
-                     f"release from an environment with the supported versions")
+def resolved_versions(requirements: list[str]) -> dict[str, str]:
+    """Normalized name -> installed version of each package `requirements` need here, transitively
+    (requirements whose markers do not apply here are left out, and so are packages not installed:
+    the ranges alone apply to them). A UsageProblem when an installed version is outside a range."""
+    from packaging.requirements import Requirement  # pytest's own dependency: always installed with it
+    from packaging.utils import canonicalize_name
+
+    found: dict[str, str] = {}
+    waiting = [Requirement(text) for text in requirements]
+    while waiting:
+        requirement = waiting.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        name = canonicalize_name(requirement.name)
+        try:
+            distribution = importlib.metadata.distribution(requirement.name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if not requirement.specifier.contains(distribution.version, prereleases=True):
+            raise UsageProblem(f"{name} {distribution.version} is installed but {requirement} is needed: release "
+                               f"from an environment with the supported versions")
+        if name not in found:
+            found[name] = distribution.version
+            waiting += [Requirement(text) for text in distribution.requires or ()]
+    return found
 
 
-def student_readme(exercises: tuple[Exercise, ...]) -> str:
+SOLUTIONS_TEXT = {
+    True: f"The reference solutions ship packed in\n`exercises/{PACK_NAME}`: `grader solution ID` shows one once your\n"
+          f"version passes. Try first.",
+    False: "This course hands out no\nreference solutions: the hints and the checks' messages are there to get\n"
+           "you unstuck.",
+}
+
+
+def student_readme(exercises: tuple[Exercise, ...], with_solutions: bool = False) -> str:
+    """The README of a release of `exercises`: its topics, its first exercise to run, and solutions
+    (`grader solution`) only when the release packs them."""
     topics: dict[str, list[Exercise]] = {}
     for entry in exercises:
         topics.setdefault(entry.path.split("/")[0], []).append(entry)
     topic_lines = [f"- `{folder}`: {len(entries)} exercise{'s' * (len(entries) != 1)}, "
                    f"{sum(e.points for e in entries)} points" for folder, entries in topics.items()]
     commands = [("grader", "your score, exercise by exercise (the same as `grader grade`)")]
-    commands += [(f"grader {name}", text) for name, text in LEARNER_COMMANDS]
+    commands += [(f"grader {name}", text) for name, text in LEARNER_COMMANDS if with_solutions or name != "solution"]
     commands.append(("grader COMMAND --help", "what a command does, with examples"))
     width = max(len(name) for name, _ in commands)
     command_lines = [f"    {name:<{width}}  # {text}" for name, text in commands]
+    first = exercises[0]
+    runs = [(f"pytest exercises/{first.check_path}", "one exercise"),
+            (f"pytest exercises/{first.path.split('/')[0]}", "one topic"), ("pytest", "everything, in order")]
+    width = max(len(command) for command, _ in runs)
     text = (TEMPLATES / "student_README.md").read_text(encoding="utf-8")
     return _fill(text, COUNT=str(len(exercises)), TOTAL=str(sum(e.points for e in exercises)),
-                 TOPICS="\n".join(topic_lines), COMMANDS="\n".join(command_lines))
+                 TOPICS="\n".join(topic_lines), COMMANDS="\n".join(command_lines),
+                 FIRST_TOPIC=runs[1][0].removeprefix("pytest "),
+                 RUN_LINES="\n".join(f"    {command:<{width}}   # {what}" for command, what in runs),
+                 SOLUTIONS=SOLUTIONS_TEXT[with_solutions])
 
 
 def _fill(template: str, **values: str) -> str:
@@ -214,7 +244,7 @@ def release_files(repo: Path = REPO_ROOT, with_solutions: bool = False,
     files["conftest.py"] = (repo / "conftest.py").read_bytes()
     files["pyproject.toml"] = student_pyproject(repo).encode()
     files["constraints.txt"] = constraints(repo).encode()
-    files["README.md"] = student_readme(exercises).encode()
+    files["README.md"] = student_readme(exercises, with_solutions).encode()
     files[".gitignore"] = STUDENT_GITIGNORE.encode()
     return dict(sorted(files.items()))
 

@@ -3,7 +3,8 @@
 `namespaces` (bubblewrap, `bwrap`): each check process runs in new PID,
 network, IPC, UTS and mount namespaces. It sees a read-only system and
 Python environment, the grader package on its own (never the repository's
-`solutions/`), the pristine checks, and this one submission's exercise files;
+`solutions/`) and the subject's side of its workspace: this one submission's
+exercise files, never the checks (the examiner holds those, outside it);
 its home, /tmp and compilation cache are private. It has no network but
 loopback. Every process it starts dies with it: when the check process ends,
 the kernel ends its whole PID namespace.
@@ -36,8 +37,9 @@ CHOICES = ("auto", NAMESPACES, PROCESS)
 
 # What each mode guarantees, in the words every output uses.
 GUARANTEES = {
-    NAMESPACES: "sandboxed (bubblewrap): the submission sees only its own files, the checks and the "
-                "Python environment; no network; every process it starts ends with its check process",
+    NAMESPACES: "sandboxed (bubblewrap): the submission's process sees only its own exercise files and the "
+                "Python environment, never the checks or the solutions; no network; every process it starts "
+                "ends with its check process",
     PROCESS: "NOT sandboxed (process isolation only): the submission runs with limits in a private "
              "folder but can read what the grader's user can read and its background processes may "
              "outlive it; install bubblewrap for the sandbox",
