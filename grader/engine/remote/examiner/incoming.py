@@ -16,18 +16,6 @@ from grader.engine.remote.examiner.proxies import EscapedTracer, NodeInfo, Remot
 from grader.engine.remote.examiner.tracing import _abstract_mesh, _axis_env, _has_tracer, _outputs, _tracing, local_nodes
 
 
-def _not_run_by_a_program(obj: Any, d: Decoder) -> Any:
-    """`obj`, one of the examiner's own objects named in an answer; never as code a returned program runs.
-
-    A program the examiner evaluates runs the callables its equations hold (a callback, a custom
-    rule). Those must be JAX's own or the subject's (proxies, which run there): a program naming a
-    check's function would have the examiner run check code on the subject's terms, with its globals.
-    """
-    if d.in_program and callable(obj) and not isinstance(obj, jax.Array):
-        raise WireError("a returned program that would run one of the checks' own functions")
-    return obj
-
-
 class Incoming:
     """The receiving half of a Session."""
 
@@ -43,11 +31,11 @@ class Incoming:
         if kind == "req":
             if int(tag[1]) not in memo:
                 raise WireError("a reference to nothing that was sent")
-            return _not_run_by_a_program(memo[int(tag[1])], d)
+            return memo[int(tag[1])]
         if kind == "ref":
             if int(tag[1]) not in self.shipped:
                 raise WireError("a reference to nothing that was shipped")
-            return _not_run_by_a_program(self.shipped[int(tag[1])], d)
+            return self.shipped[int(tag[1])]
         if kind == "node":
             return self._node(tag, d)
         if kind == "tdn":
