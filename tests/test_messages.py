@@ -52,6 +52,12 @@ SLIPS = [
      ["alone on the left", "'b == 2*k'"], ["an equality constraint that defines it"]),
     ("export-3:mutant_divisibility_constraint", "test_exports_one_artefact_for_every_even_row_count",
      ["alone on the left", "'mod(b, 2) == 0'"], ["an equality constraint that defines it"]),
+    # The matmul is bfloat16; the float32 bias is what promotes the add.
+    ("dtype-2:mutant_float32_bias", "test_loss_multiplies_in_bfloat16_and_averages_in_float32",
+     ["adds the bias in float32", "params['b'] is still float32"], ["the matmul already returns"]),
+    # One dtype for lr, a float, but too narrow: rounded, not truncated.
+    ("jit-9:mutant_bfloat16_rate", "test_mixed_scalar_stream_compiles_once_with_float32_updates",
+     ["0.1 rounded to bfloat16"], ["integer dtype truncates"]),
 ]
 
 # Raw JAX errors: the reason is the plain line grader.runtime.explain gives them.

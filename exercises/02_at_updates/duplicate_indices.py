@@ -12,7 +12,8 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html
 
 Task (fix-it): `class_counts(labels)` should count how often each class
 0..NUM_CLASSES-1 occurs in `labels`, like `np.bincount(labels,
-minlength=NUM_CLASSES)`. The code below counts a repeated class only once.
+minlength=NUM_CLASSES)`, as int32 counts. The code below counts a repeated
+class only once.
 Fix it so every occurrence counts, keeping it jitted: one compile for any
 labels of the same shape, and no loop over the labels (in Python or in lax):
 one update over the whole array.

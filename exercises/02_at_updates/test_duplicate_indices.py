@@ -17,6 +17,12 @@ BATCHES = [
 ]
 
 
+COUNT_DTYPE = ("Counts are integers, and the task asks for int32 ones. An array created without a dtype "
+               "(jnp.zeros(n), jnp.ones(n)) gets JAX's default float dtype, float32, and adding 1 to it "
+               "keeps it float32, exact only up to 2**24: give the array you count into dtype=jnp.int32. "
+               f"See {checks.DOCS}/default_dtypes.html")
+
+
 def bincount(labels):
     return np.bincount(labels, minlength=NUM_CLASSES)
 
@@ -40,6 +46,8 @@ def test_counts_repeated_labels_in_one_compiled_program(exercise):
     for labels, out in zip(BATCHES, outs):
         checks.assert_close(out, bincount(labels), what=f"class_counts({labels.tolist()})",
                             hint=_what_went_wrong(out, labels))
+        checks.assert_shape_dtype(out, (NUM_CLASSES,), np.int32, what=f"class_counts({labels.tolist()})",
+                                  hint=COUNT_DTYPE)
     # Right counts must also come from one compiled program that does not grow with the labels.
     checks.assert_compiles(
         log, what="class_counts()", calls="3 calls with new labels of the same shape", expected=0,

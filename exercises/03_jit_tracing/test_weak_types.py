@@ -6,7 +6,8 @@ import numpy as np
 from grader import checks
 
 # A schedule's values, as Python and NumPy hand them out.
-SCHEDULE = [1, 0.5, np.float32(0.25), 2, np.int32(1), 0.125, np.float64(0.75), 3]
+# 0.1 has no exact bfloat16 (or float16) value: a narrower dtype for lr shows in the update.
+SCHEDULE = [1, 0.5, np.float32(0.25), 2, np.int32(1), 0.125, np.float64(0.75), 3, 0.1]
 
 
 def _problem(seed, n):
@@ -41,8 +42,22 @@ def test_mixed_scalar_stream_compiles_once_with_float32_updates(exercise):
     # One program is not enough: the one dtype must keep every update's value, in float32.
     for lr, out in zip(SCHEDULE, outs):
         checks.assert_shape_dtype(out, (4,), np.float32, what=f"apply_update(w, grad, {lr!r})")
-        truncated = np.allclose(np.asarray(out), np.asarray(w) - int(lr) * np.asarray(grad))
         checks.assert_close(out, np.asarray(w) - float(lr) * np.asarray(grad), rtol=1e-5, atol=1e-6,
-                            what=f"apply_update(w, grad, {lr!r})",
-                            hint=f"The update used lr = {int(lr)}: an integer dtype truncates {lr!r}. The one "
-                                 f"dtype must be a float (float32)." if truncated else "")
+                            what=f"apply_update(w, grad, {lr!r})", hint=_what_lr_became(out, w, grad, lr))
+
+
+def _what_lr_became(out, w, grad, lr):
+    """Name the dtype that changed lr on its way in, if the update shows one."""
+    def used(rate):
+        return np.allclose(np.asarray(out), np.asarray(w) - rate * np.asarray(grad), rtol=1e-5, atol=1e-6)
+
+    if used(int(lr)):
+        return (f"The update used lr = {int(lr)}: an integer dtype truncates {lr!r}. The one dtype must be a "
+                f"float (float32).")
+    for narrow in (jnp.bfloat16, jnp.float16):
+        rounded = float(np.asarray(float(lr), dtype=narrow))
+        if rounded != float(lr) and used(rounded):
+            return (f"The update used lr = {rounded!r}, {lr!r} rounded to {np.dtype(narrow).name}, which keeps "
+                    f"{'8' if narrow is jnp.bfloat16 else '11'} bits of mantissa (about 3 decimal digits). The "
+                    f"one dtype must hold every learning rate as given: float32, like w and grad.")
+    return ""

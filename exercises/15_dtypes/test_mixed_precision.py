@@ -55,6 +55,58 @@ def _matmuls_in_bfloat16(eqns, what):
                         f"float32 originals as the master copy. {DOCS}", "precision")
 
 
+# What a matmul's result may pass through on its way to the bias add: casts, broadcasts, reshapes.
+ON_THE_WAY = {"convert_element_type", "broadcast_in_dim", "reshape"}
+
+
+def _bias_adds(eqns):
+    """(matmul, add, the add's bias operand) for each add that takes a matmul's result through casts and
+    broadcasts: x @ w + b's bias add."""
+    users = {}
+    for eqn in eqns:
+        for var in eqn.invars:
+            if not isinstance(var, jax.extend.core.Literal):
+                users.setdefault(var, []).append(eqn)
+    for dot in (e for e in eqns if _is_matmul(e)):
+        frontier, reached = list(dot.outvars), set(dot.outvars)
+        while frontier:
+            for eqn in users.get(frontier.pop(), ()):
+                if eqn.primitive.name in ON_THE_WAY:
+                    frontier += eqn.outvars
+                    reached.update(eqn.outvars)
+                elif eqn.primitive.name == "add":
+                    yield dot, eqn, next((v for v in eqn.invars if v not in reached), eqn.invars[0])
+
+
+def _was_bfloat16(var, eqns):
+    """Whether `var` is, or was cast or broadcast from, a bfloat16 value."""
+    producers = {out: eqn for eqn in eqns for out in eqn.outvars}
+    while var.aval.dtype != jnp.bfloat16:
+        eqn = producers.get(var)
+        if eqn is None or eqn.primitive.name not in ON_THE_WAY:
+            return False
+        var = eqn.invars[0]
+    return True
+
+
+def _bias_added_in_bfloat16(eqns):
+    for dot, add, bias in _bias_adds(eqns):
+        made, added = dot.outvars[0].aval.dtype, add.outvars[0].aval.dtype
+        if added == jnp.bfloat16:
+            continue
+        if made != jnp.bfloat16:
+            why = (f"the matmul itself returns {made.name} (a preferred_element_type), and the bias add "
+                   f"follows it. Let the matmul of bfloat16 operands return bfloat16")
+        elif _was_bfloat16(bias, eqns):
+            why = (f"the bfloat16 product is cast to {added.name} before the bias is added. Add the bias in "
+                   f"bfloat16 first, then cast")
+        else:
+            why = (f"params['b'] is still {added.name}, and bfloat16 + {added.name} promotes to {added.name}: "
+                   f"the bfloat16 product is converted up for the add. Cast b to bfloat16 like w and x")
+        checks.fail(f"loss_fn adds the bias in {added.name}: {why}. The task asks for the matmul and the bias "
+                    f"add in bfloat16, and float32 for the mean. {DOCS}", "precision")
+
+
 def test_loss_is_a_float32_scalar(exercise):
     params, x, y = _problem()
     arrays = {k: jnp.asarray(v) for k, v in params.items()}
@@ -71,6 +123,7 @@ def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
     checks.assert_no_callbacks(program, what="loss_fn")
     eqns = list(_all_eqns(program.jaxpr.jaxpr))
     _matmuls_in_bfloat16(eqns, "loss_fn")
+    _bias_added_in_bfloat16(eqns)
     sums = [i for i, e in enumerate(eqns)
             if e.primitive.name == "reduce_sum" or (e.primitive.name == "dot_general" and not _is_matmul(e))]
     for i in sums:
