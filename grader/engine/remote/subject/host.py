@@ -61,9 +61,15 @@ def _serve(listener: socket.socket, lifeline: int) -> None:
     connection_of: dict[int, socket.socket] = {}
     while True:
         ready, _, _ = select.select([listener, lifeline, *subject_of], [], [], 0.05)
-        if lifeline in ready:  # the grader is gone (it died, or was killed with its batch): so are we
-            for pid in list(connection_of):
-                _end(pid, connection_of)
+        if lifeline in ready:  # the grader is gone (it died, or was killed with its batch): so are we,
+            for pid in list(connection_of):  # at once: no examiner is left to wait for a subject's end
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            from grader.engine.remote.subject.keeper import kill_tree
+
+            kill_tree(os.getpid())  # what the subjects started comes to the host (a subreaper) as they die
             os._exit(0)
         for sock in ready:
             if sock is listener:
