@@ -28,6 +28,7 @@ from grader.core.limits import Limits
 FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ROOMY = Limits(check_seconds=60, submission_seconds=900)  # a busy machine never fails an honest check
 SHORT = Limits(check_seconds=6, hang_grace=2, submission_seconds=300)  # for the endless loop
+FEW_FILES = Limits(check_seconds=60, submission_seconds=900, scratch_files=1000)  # the fixture makes 3000
 
 
 def _namespaces() -> sandbox.Isolation:
@@ -52,6 +53,8 @@ CASES = {  # name -> (fixture, isolation mode, limits)
     "background_processes": ("background_processes", sandbox.NAMESPACES, ROOMY),
     "memory_ramp": ("memory_ramp", sandbox.NAMESPACES, Limits(check_seconds=60, memory_bytes=3 << 30, submission_seconds=900)),
     "import_loop": ("import_loop", sandbox.NAMESPACES, SHORT),
+    "many_files": ("many_files", sandbox.NAMESPACES, FEW_FILES),
+    "many_files_fallback": ("many_files", sandbox.PROCESS, FEW_FILES),
 }
 
 
@@ -110,6 +113,16 @@ def _running(marker: str) -> list[int]:
         except OSError:
             pass  # gone already
     return found
+
+
+@pytest.mark.parametrize("case", ["many_files", "many_files_fallback"])
+def test_too_many_scratch_files_cost_that_exercise_only(graded, case):
+    """Memory bounds the bytes of the scratch folders; the subject's keeper bounds their number, and
+    empties them, so the exercises graded after it (which may get the same folders) lose nothing."""
+    report = graded(case)
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert _scores(report) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, by_id["purity-2"].reason
+    assert "more than 1000 files in its scratch folders" in by_id["purity-2"].reason, by_id["purity-2"].reason
 
 
 def test_no_process_outlives_its_check_process(graded):

@@ -19,6 +19,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.core.limits import SCRATCH_ENV
 from grader.core.manifest import MANIFEST_NAME, Exercise
 
 MAX_FILE_BYTES = 1024 * 1024  # an exercise file is a few kB; anything huge is not one
@@ -92,6 +93,8 @@ class Workspace:
         env = self.env(cache)
         home, tmp, own_cache = self.subject_writable
         env.update(HOME=str(home), TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache or own_cache))
+        # What the keeper counts: the subject's own folders, not a shared (trusted) cache.
+        env[SCRATCH_ENV] = os.pathsep.join(str(f) for f in (home, tmp) + (() if cache else (own_cache,)))
         return env
 
 

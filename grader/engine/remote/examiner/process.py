@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from grader.checks.core import KataFailure
+from grader.core.limits import SCRATCH_FULL
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.launch import SubjectConfig
 from grader.engine.remote.protocol import FrameReader, SubjectGone, TooSlow, write_frame
@@ -92,6 +93,10 @@ class Subject:
             return SubjectFailure(f"did something an exercise never needs, refused by the grader: {refused}",
                                   "refused", refused)
         tail = self.log_tail()
+        if SCRATCH_FULL in tail:
+            limit = tail.rsplit(SCRATCH_FULL, 1)[1].split("\n", 1)[0].strip()
+            return SubjectFailure(f"made more than {limit} in its scratch folders (home, tmp, cache), the limit "
+                                  "for the submission's process", "crash")
         if any(sign in tail for sign in ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of memory",
                                         "MemoryError", "Cannot allocate memory")):
             limit = f"{self.config.memory_bytes // (1024 * 1024)} MiB of memory" if self.config.memory_bytes \

@@ -20,15 +20,24 @@ ended since, is counted. When the examiner lets go (closes its end), or the
 subject ends, the keeper kills everything in its tree and exits as the
 subject did. A process that starts and ends within one request, under its
 parent's care, is seen by the audit hook only.
+
+The keeper also counts the files in the subject's scratch folders (home,
+tmp, its own cache), about once a second: the sandbox bounds their bytes, not
+their number. Past `Limits.scratch_files` it writes why in the subject's log,
+ends the subject, and empties the folders, which the next subject may get.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import sys
+
+from grader.core.limits import SCRATCH_ENV, SCRATCH_FILES_ENV, SCRATCH_FULL
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
@@ -77,6 +86,7 @@ class Keeper:
         self.subject, self.requests, self.answers, self.trusted = subject, requests, answers, trusted
         self.fork_server = 0
         self.ended: list[str] = []  # processes left to the keeper that ended since the last census
+        self.scratch = Scratch.from_environment()
 
     def watch(self) -> None:
         signal.signal(signal.SIGTERM, lambda *_: self.finish(None))
@@ -84,6 +94,11 @@ class Keeper:
             watched = [self.requests] + ([self.trusted] if self.trusted >= 0 else [])
             readable, _, _ = select.select(watched, [], [], 0.2)
             self._reap()
+            if self.scratch.overfull():
+                os.write(2, f"\n{SCRATCH_FULL} {self.scratch.limit} files\n".encode())
+                kill_tree(os.getpid())
+                self.scratch.empty()  # the next subject may get the same folders (process mode)
+                self.finish(None)
             if self.trusted in readable:
                 text = os.read(self.trusted, 64)
                 self.fork_server = int(text) if text.isdigit() else 0
@@ -134,6 +149,69 @@ class Keeper:
             signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
             os.kill(os.getpid(), os.WTERMSIG(status))
         os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+
+
+class Scratch:
+    """The subject's scratch folders and the number of files they may hold together, counted about
+    once a second from outside the submission's process. Memory bounds the bytes of a sandboxed
+    subject's folders (each a file system in memory of its own), but not how many files it makes."""
+
+    def __init__(self, folders: list[str], limit: int) -> None:
+        self.folders, self.limit = folders, limit
+        self._turn = 0
+
+    @classmethod
+    def from_environment(cls) -> Scratch:
+        folders = [f for f in os.environ.get(SCRATCH_ENV, "").split(os.pathsep) if f]
+        limit = os.environ.get(SCRATCH_FILES_ENV, "")
+        return cls(folders, int(limit) if limit.isdigit() else 0)
+
+    def overfull(self) -> bool:
+        self._turn = (self._turn + 1) % 5
+        if not self.limit or not self.folders or self._turn:
+            return False
+        return self.count() > self.limit
+
+    def count(self) -> int:
+        """Files and folders in the scratch folders, counted up to one past the limit."""
+        total = 0
+        for folder in self.folders:
+            if os.path.ismount(folder):  # a file system of its own: it keeps the count
+                try:
+                    stats = os.statvfs(folder)
+                except OSError:
+                    continue
+                total += max(0, stats.f_files - stats.f_ffree - 1)
+            else:
+                total += _walk_count(folder, self.limit + 1 - total)
+            if total > self.limit:
+                break
+        return total
+
+
+    def empty(self) -> None:
+        for folder in self.folders:
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(folder):
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.path)
+
+
+def _walk_count(folder: str, most: int) -> int:
+    counted, queue = 0, [folder]
+    while queue and counted < most:
+        try:
+            with os.scandir(queue.pop()) as entries:
+                for entry in entries:
+                    counted += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        queue.append(entry.path)
+        except OSError:
+            continue
+    return counted
 
 
 def descendants(root: int) -> list[tuple[int, int]]:
