@@ -177,6 +177,9 @@ FAKE_SUBJECT = textwrap.dedent('''
         cell = int(mode.split()[1])
         effects = ["D", 1, [["cells", ["D", 2, [[cell, 99]]]]]]
         send(message(["D", 0, [["ok", True], ["value", 7], ["effects", effects]]]))
+    if mode.startswith("answers "):  # an answer built by hand: any value the wire can carry
+        value = json.loads(mode.split(" ", 1)[1])
+        send(message(["D", 0, [["ok", True], ["value", value], ["effects", ["D", 1, []]]]]))
     if mode == "refuses":
         os.write(audit, b"walks the interpreter's objects (gc) (at x.py:3)\\n")
         os._exit(86)
@@ -291,6 +294,53 @@ def test_a_subject_changes_only_the_variables_the_checks_own_code_assigns(tmp_pa
         else:
             assert session.request("run", fn=function, args=()) == 7
             assert seen() == 99, "what the shipped function assigns comes back, as in one process"
+    finally:
+        session.stop()
+
+
+def _answered(tmp_path, value: list):
+    """What the examiner makes of a subject's answer `value` (the request names no object)."""
+    import json
+    import time
+
+    from grader.engine.remote.examiner import Session
+    from grader.engine.remote.launch import SubjectConfig
+
+    script = tmp_path / "fake_subject.py"
+    script.write_text(FAKE_SUBJECT)
+    config = SubjectConfig(submission=str(tmp_path), log=str(tmp_path / "log.txt"),
+                           prefix=[sys.executable, str(script), "answers " + json.dumps(value)])
+    session = Session(config)
+    session.deadline = time.monotonic() + 10
+    return session, lambda: session.request("getattr", obj=1, name="x")
+
+
+def test_an_answer_cannot_name_an_examiner_object_the_check_did_not_hand_over(tmp_path):
+    """Objects of the examiner's come back only as references to what this check shipped: a
+    reference to anything else (a check's function, the session, an id guessed from the source) is
+    an unreadable answer, never the object."""
+    from grader.engine.remote.examiner import SubjectFailure
+
+    session, ask = _answered(tmp_path, ["ref", id(test_an_answer_cannot_name_an_examiner_object_the_check_did_not_hand_over)])
+    try:
+        with pytest.raises(SubjectFailure) as failure:
+            ask()
+        assert failure.value.code == "crash" and "unreadable answer" in str(failure.value)
+    finally:
+        session.stop()
+
+
+def test_a_callable_field_of_a_decoded_dataclass_calls_back_into_the_subject_only(tmp_path):
+    """A JAX dataclass that holds a callable (a program's callback) is rebuilt with a proxy in that
+    field: calling it asks the subject, whose answer is data; it never reaches a function here."""
+    from grader.engine.remote.examiner.proxies import RemoteObject
+
+    callback = ["dc", 3, "jax._src.callback:_FlatCallback", {"callback_func": ["H", 5, {}], "in_tree": None}]
+    session, ask = _answered(tmp_path, callback)
+    try:
+        rebuilt = ask()
+        assert type(rebuilt).__name__ == "_FlatCallback"
+        assert isinstance(rebuilt.callback_func, RemoteObject), type(rebuilt.callback_func)
     finally:
         session.stop()
 
