@@ -14,12 +14,12 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.engine import sandbox
-from grader.engine.grading import grade, needs_device_helper, share_out
+from grader.engine.grading import examiner_env, grade, needs_device_helper, share_out
 from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.engine.warm import seal, unseal
 from grader.engine.warming import collect
-from grader.runtime.jaxsetup import SEALED_CACHE_ENV
+from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, NO_CACHE_ENV, SEALED_CACHE_ENV
 from support import PRISTINE, VARIANTS
 
 SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")
@@ -125,6 +125,28 @@ def test_a_copied_cache_and_sealed_programs_are_hit(tmp_path):
         assert compile_one(tmp_path / "empty", sealed=sealed) == "hit", "the sealed programs were not hit"
     finally:
         unseal(sealed)
+
+
+def test_no_examiner_reads_a_compilation_cache_a_subject_writes(tmp_path):
+    """A compiled program is machine code: an examiner that loaded one a subject wrote would run it.
+    In every mode (a trusted run of the reference solutions included, whose shared cache the subject
+    and a learner's own pytest write), the examiners' cache is a folder no subject writes."""
+    from grader.engine.workspace import Workspace
+
+    warm = tmp_path / "warm"
+    (warm / "sealed").mkdir(parents=True)
+    workspace = Workspace(tmp_path / "ws")
+    for mode in (sandbox.PROCESS, sandbox.NAMESPACES):
+        for shared in (None, tmp_path / "user-cache"):
+            for warm_cache in (None, warm):
+                env = examiner_env(workspace, sandbox.Isolation(mode, "asked for"), shared, warm_cache, None)
+                if env.get(NO_CACHE_ENV):
+                    assert mode == sandbox.PROCESS and shared is None
+                    continue
+                examiners = Path(env.get(EXAMINER_CACHE_ENV) or Path(env["XDG_CACHE_HOME"]) / "jax-katas" / "xla")
+                subjects = Path(workspace.subject_env(shared)["XDG_CACHE_HOME"]) / "jax-katas" / "xla"
+                for written in (subjects, *workspace.subject_writable):
+                    assert written != examiners and written not in examiners.parents, (mode, shared, warm_cache)
 
 
 def test_warming_writes_the_graders_bytecode(tmp_path, monkeypatch):

@@ -30,7 +30,7 @@ from grader.engine import sandbox
 from grader.engine.runner import CheckResult, RunResult, run_checks, start_examiners
 from grader.engine.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.engine.scan import Flag, scan_files, scan_planted
-from grader.runtime.jaxsetup import N_DEVICES, NO_CACHE_ENV, SEALED_CACHE_ENV
+from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, N_DEVICES, NO_CACHE_ENV, SEALED_CACHE_ENV
 from grader.engine.workspace import Copied, Workspace, build_workspace, lay_out
 
 
@@ -104,8 +104,8 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
       only: grade just these exercises (default: the whole manifest).
       shared_cache: reuse this cache folder (XDG_CACHE_HOME-like: the compilation
         cache is its jax-katas/xla) for trusted code only, the reference
-        solutions: their subject writes it and the examiner reads it.
-        Anything else gets fresh caches, and in process mode an examiner
+        solutions: their subject writes it; the examiners keep their own
+        beside it (`examiners_cache`), which no subject writes. Anything else gets fresh caches, and in process mode an examiner
         with no persistent cache at all (a subject could write any folder it
         would cache in).
       user: run the check processes as this unprivileged user.
@@ -129,14 +129,11 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             os.chmod(scratch, 0o755)  # temporary folders start private to their owner
         parts = [_Part(Path(scratch) / f"ws{i}", group) for i, group in enumerate(groups)]
         with ExitStack() as stack:
-            def examiner_env(workspace: Workspace) -> dict[str, str]:
-                if isolation.mode == PROCESS and shared_cache is None:  # a subject could write any cache folder
-                    return {**workspace.env(), NO_CACHE_ENV: "1", **(extra_env or {})}
-                return {**workspace.env(shared_cache), **_examiner_sealed(warm_cache, shared_cache),
-                        **(extra_env or {})}
+            def examiner_env_of(workspace: Workspace) -> dict[str, str]:
+                return examiner_env(workspace, isolation, shared_cache, warm_cache, extra_env)
 
             # The examiners' fork server imports while the workspaces are laid out.
-            examiners = start_examiners(limits, examiner_env(Workspace(Path(scratch))), Path(scratch), user)
+            examiners = start_examiners(limits, examiner_env_of(Workspace(Path(scratch))), Path(scratch), user)
             if examiners is not None:
                 stack.callback(examiners.stop)
             copied = Copied()
@@ -160,6 +157,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             if shared_cache is not None:  # trusted code only (the reference solutions): see `shared_cache`
                 shared = Path(shared_cache) / "jax-katas" / "xla"
                 shared.mkdir(parents=True, exist_ok=True)
+                examiners_cache(shared_cache).mkdir(parents=True, exist_ok=True)
                 writable = (shared,)
             host = Path(scratch) / "subjects.sock"
             subject_host = _start_subject_host(host, [part.workspace for part in parts], limits, isolation, readable,
@@ -181,7 +179,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
             def run(part: _Part) -> RunResult:
                 workspace = part.workspace
                 return run_checks(workspace, workspace.check_paths(part.exercises), limits,
-                                  env=examiner_env(workspace),
+                                  env=examiner_env_of(workspace),
                                   user=user, restore=lambda: lay_out(workspace, repo, part.exercises, source),
                                   examiners=examiners)
 
@@ -329,6 +327,24 @@ def _stop(host: _SubjectHost | None) -> None:
     except (ProcessLookupError, PermissionError):
         host.process.kill()
     host.process.wait()
+
+
+def examiner_env(workspace: Workspace, isolation: Isolation, shared_cache: Path | None,
+                 warm_cache: Path | None, extra_env: dict[str, str] | None) -> dict[str, str]:
+    """The examiners' environment. Their compilation cache is never a folder a subject writes: in
+    process mode a subject could write any folder, so there is none; a trusted run's examiners keep
+    their own beside the shared cache; otherwise it is the workspace's own, behind the sealed
+    programs, neither of which the sandbox lets a subject write."""
+    if isolation.mode == PROCESS and shared_cache is None:
+        return {**workspace.env(), NO_CACHE_ENV: "1", **(extra_env or {})}
+    own = {} if shared_cache is None else {EXAMINER_CACHE_ENV: str(examiners_cache(shared_cache))}
+    return {**workspace.env(shared_cache), **own, **_examiner_sealed(warm_cache, shared_cache), **(extra_env or {})}
+
+
+def examiners_cache(shared_cache: Path) -> Path:
+    """The examiners' own compilation cache beside a trusted run's shared one. The subject and a
+    learner's own pytest (which runs exercise code) write the shared one; no examiner reads it."""
+    return Path(shared_cache) / "jax-katas" / "examiner-xla"
 
 
 def _examiner_sealed(warm_cache: Path | None, shared_cache: Path | None) -> dict[str, str]:

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.engine.grading import grade
+from grader.engine.grading import examiners_cache, grade
 from grader.engine.warm import _CACHE_SUFFIX, WARM_LOG_ENV, expected_seconds, seal, unseal, warm_dir
 
 
@@ -73,8 +73,9 @@ def collect(repo: Path, dest: Path, only: tuple | None = None, *, timed: bool = 
             if entry.is_file():
                 shutil.copyfile(entry, dest / "xla" / entry.name)
         (dest / "sealed").mkdir(parents=True, exist_ok=True)
-        for entry in cache.glob(f"*{_CACHE_SUFFIX}"):
-            shutil.copyfile(entry, dest / "sealed" / entry.name)
+        for folder in (cache, examiners_cache(Path(scratch))):  # the subjects' programs and the examiners'
+            for entry in folder.glob(f"*{_CACHE_SUFFIX}"):
+                shutil.copyfile(entry, dest / "sealed" / entry.name)
     programs, eager = len(list((dest / "sealed").iterdir())), len(list((dest / "xla").iterdir()))
     seal(dest / "sealed")
     if timed:  # the first run compiled everything: its seconds are not what a submission's take

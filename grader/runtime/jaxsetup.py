@@ -18,6 +18,9 @@ N_DEVICES = 8
 NO_CACHE_ENV = "JAX_KATAS_NO_CACHE"
 REAL_DEVICES_ENV = "JAX_KATAS_REAL_DEVICES"
 SEALED_CACHE_ENV = "KATAS_SEALED_CACHE"  # set by the grader for a check process: the sealed folder
+# Set by the grader for the examiners of a trusted run (the reference solutions): a compilation cache
+# only examiners write, apart from the user's, which the subject and a learner's own pytest write.
+EXAMINER_CACHE_ENV = "KATAS_EXAMINER_CACHE"
 
 
 class JaxSetupError(RuntimeError):
@@ -25,8 +28,9 @@ class JaxSetupError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    """Per-user folder for JAX's persistent compilation cache."""
-    return cache_home() / "jax-katas" / "xla"
+    """Per-user folder for JAX's persistent compilation cache (an examiner's own, where it has one)."""
+    own = os.environ.get(EXAMINER_CACHE_ENV)
+    return Path(own) if own else cache_home() / "jax-katas" / "xla"
 
 
 def configure_jax(n_devices: int = N_DEVICES, start: bool = True) -> str:
