@@ -41,8 +41,8 @@ GUARANTEES = {
                 "Python environment, never the checks or the solutions; no network; every process it starts "
                 "ends with its check process",
     PROCESS: "NOT sandboxed (process isolation only): the submission runs with limits in a private "
-             "folder but can read what the grader's user can read and its background processes may "
-             "outlive it; install bubblewrap for the sandbox",
+             "folder, and every process it starts ends with it, but it can read and write what the "
+             "grader's user can; install bubblewrap for the sandbox",
 }
 
 # Files of /etc that programs need to start (the dynamic loader, time zone, user names).
