@@ -6,9 +6,13 @@ failure codes), `runtime` (JAX set-up, loading an exercise, explaining JAX's err
 processes), `checks` (the assertion library the check files use), `engine` (grading: sandbox,
 workspace, runner, subject process and examiner, warm cache), `plugin` (the pytest plugin),
 `course` and `learner` (the instructor's and the learner's tools, side by side), `cli` (the
-`grader` command). Every import counts, including one inside a function: a late import is for
-start-up speed, never a way round a circle. Imports under `if TYPE_CHECKING:` are for annotations
-and do not run.
+`grader` command). Every import counts, including one inside a function (a late import is for
+start-up speed, never a way round a circle) and one under `if TYPE_CHECKING:` (an annotation that
+needs a module above is a dependency too: a Protocol the lower module defines for itself says
+what it needs instead).
+
+A module's public face is its names without a leading underscore: no module imports another
+grader module's underscored name (its own helpers), by `from ... import _name` or `module._name`.
 """
 
 from __future__ import annotations
@@ -50,30 +54,25 @@ def _layer(module: str) -> str:
     return "core" if module == "grader" else module.split(".")[1]
 
 
-def _annotation_only(tree: ast.Module) -> set[int]:
-    """The ids of import nodes inside `if TYPE_CHECKING:` blocks."""
-    skipped = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped |= {id(inner) for inner in ast.walk(node)}
-    return skipped
+def _from_base(node: ast.ImportFrom, module: str, path: Path) -> str:
+    """The absolute module a `from ... import` names (relative imports resolved)."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    parts = package.split(".")
+    return ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
 
 
 def _imports(module: str, path: Path) -> set[str]:
     """The package's modules `module` imports, at any depth in the file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _annotation_only(tree)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            base = _from_base(node, module, path)
             # `from pkg import name` imports the submodule pkg.name when there is one
             names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
         else:
@@ -105,6 +104,68 @@ def test_no_import_circles():
     circles = _circles(GRAPH)
     assert not circles, "import circles (each a set of modules that import one another):\n" + \
         "\n".join(" -> ".join(sorted(c)) for c in circles)
+
+
+# Modules that still reach into grader.engine.remote.subject.standins' (and a few other modules')
+# helpers by their underscored names; each is to get a public face as the examiner's modules have.
+PRIVATE_IMPORTS_LEFT = {
+    "grader.engine.remote.subject.__main__", "grader.engine.remote.subject.keeper",
+    "grader.engine.remote.subject.requests", "grader.engine.remote.subject.server",
+    "grader.engine.remote.subject.translation",
+}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_uses(module: str, path: Path) -> list[str]:
+    """The underscored names `module` takes from other grader modules: imported by name, or read as
+    an attribute of a grader module it imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found, modules_bound = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _from_base(node, module, path)
+            if base == module or not (base == "grader" or base.startswith("grader.")):
+                continue
+            for alias in node.names:
+                if f"{base}.{alias.name}" in MODULES:
+                    modules_bound.add(alias.asname or alias.name)
+                elif _private(alias.name):
+                    found.append(f"line {node.lineno}: {base}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            modules_bound |= {alias.asname for alias in node.names if alias.asname and alias.name in MODULES}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in modules_bound and _private(node.attr):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+PRIVATE_USES = {module: uses for module, path in MODULES.items() if (uses := _private_uses(module, path))}
+
+
+def test_modules_use_each_others_public_names_only():
+    offenders = {m: uses for m, uses in PRIVATE_USES.items() if m not in PRIVATE_IMPORTS_LEFT}
+    assert not offenders, "modules using another module's underscored names (make the name public where " \
+        "it is shared, or keep it where it is used):\n" + "\n".join(f"{m}: {u}" for m, u in offenders.items())
+
+
+def test_the_private_name_exceptions_are_still_needed():
+    """PRIVATE_IMPORTS_LEFT only shrinks: a module given its public face leaves the list."""
+    stale = sorted(PRIVATE_IMPORTS_LEFT - set(PRIVATE_USES))
+    assert not stale, f"no longer use another module's underscored names (take them off PRIVATE_IMPORTS_LEFT): {stale}"
+
+
+def test_the_private_name_finder_finds_them(tmp_path):
+    """The rule above can fail: both ways of reaching an underscored name are caught, public ones are not."""
+    source = tmp_path / "probe.py"
+    source.write_text("from grader.engine.warm import _hidden, CACHE_SUFFIX\n"
+                      "from grader.checks import compiles\n"
+                      "compiles._secret(compiles.is_eager)\n")
+    assert _private_uses("grader.engine.probe", source) == ["line 1: grader.engine.warm._hidden",
+                                                            "line 3: compiles._secret"]
 
 
 def test_no_module_is_too_long():

@@ -21,13 +21,13 @@ COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 # Where an eager operation enters JAX. jnp functions are jitted internally, so an
 # eager `jnp.sum(x)` compiles a program (`jit(_reduce_sum)`) just as the learner's
 # own jitted function does; what tells them apart is where the call came from.
-_JAX_DIR = os.path.dirname(jax.__file__)
-_EAGER_ENTRIES = tuple(os.path.join(_JAX_DIR, "_src", part) for part in (
+JAX_DIR = os.path.dirname(jax.__file__)
+_EAGER_ENTRIES = tuple(os.path.join(JAX_DIR, "_src", part) for part in (
     "numpy", "lax", "random.py", "prng.py", "array.py", "dispatch.py", "nn", "scipy", "ops",
     "tree_util.py", "dtypes.py"))
 
 
-def _is_eager(frame: Any) -> bool:
+def is_eager(frame: Any) -> bool:
     """Whether the compile happening under `frame` serves an eager op, not a jitted function.
 
     Walks out to the first frame outside JAX (the caller) and looks at the JAX
@@ -41,7 +41,7 @@ def _is_eager(frame: Any) -> bool:
         if name == "apply_primitive":
             return True
         filename = frame.f_code.co_filename
-        if not filename.startswith(_JAX_DIR):
+        if not filename.startswith(JAX_DIR):
             break
         if name == "cache_miss" and filename.endswith("pjit.py"):
             called = frame.f_locals.get("fun", called)
@@ -161,7 +161,7 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
             return
         fun_name = str(kwargs.get("fun_name", ""))
         signature, spy.latest = spy.latest, None
-        if _is_eager(sys._getframe(1)):
+        if is_eager(sys._getframe(1)):
             log.eager.append(fun_name)
         elif _matches(fun_name, name):
             log.names.append(fun_name)

@@ -38,7 +38,7 @@ from typing import Any
 from grader import REPO_ROOT, __version__
 
 WARM_LOG_ENV = "KATAS_WARM_LOG"  # set by `build` for its trusted run: where the plugin logs compiles
-_CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
+CACHE_SUFFIX = "-cache"  # how JAX's persistent cache names an entry's file
 
 
 def warm_root() -> Path:
@@ -96,7 +96,7 @@ def unseal(folder: Path) -> None:
 
 def record_compiles(path: str) -> None:
     """In a check process of `build`'s trusted run: log each compile's cache key and kind."""
-    from grader.checks.compiles import _JAX_DIR, _is_eager
+    from grader.checks.compiles import JAX_DIR, is_eager
 
     class _Handler(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
@@ -104,11 +104,11 @@ def record_compiles(path: str) -> None:
                 return
             key = record.args[1] if isinstance(record.args, tuple) and len(record.args) > 1 else None
             frame = sys._getframe(1)
-            while frame is not None and not frame.f_code.co_filename.startswith(_JAX_DIR):
+            while frame is not None and not frame.f_code.co_filename.startswith(JAX_DIR):
                 frame = frame.f_back  # out of the logging machinery, into JAX's compiler
             if key:
                 with open(path, "a", encoding="utf-8") as out:
-                    out.write(json.dumps({"key": key, "eager": _is_eager(frame)}) + "\n")
+                    out.write(json.dumps({"key": key, "eager": is_eager(frame)}) + "\n")
 
     logger = logging.getLogger("jax._src.compiler")
     logger.addHandler(_Handler(logging.DEBUG))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grader import REPO_ROOT
 from grader.engine.grading import examiners_cache, grade
-from grader.engine.warm import _CACHE_SUFFIX, WARM_LOG_ENV, expected_seconds, seal, unseal, warm_dir
+from grader.engine.warm import CACHE_SUFFIX, WARM_LOG_ENV, expected_seconds, seal, unseal, warm_dir
 
 
 def build(repo: Path = REPO_ROOT, *, force: bool = False, say=print) -> Path | None:
@@ -69,12 +69,12 @@ def collect(repo: Path, dest: Path, only: tuple | None = None, *, timed: bool = 
                        extra_env={WARM_LOG_ENV: str(log)})
         (dest / "xla").mkdir(parents=True, exist_ok=True)
         for key in _eager_only(log):
-            entry = cache / f"{key}{_CACHE_SUFFIX}"
+            entry = cache / f"{key}{CACHE_SUFFIX}"
             if entry.is_file():
                 shutil.copyfile(entry, dest / "xla" / entry.name)
         (dest / "sealed").mkdir(parents=True, exist_ok=True)
         for folder in (cache, examiners_cache(Path(scratch))):  # the subjects' programs and the examiners'
-            for entry in folder.glob(f"*{_CACHE_SUFFIX}"):
+            for entry in folder.glob(f"*{CACHE_SUFFIX}"):
                 shutil.copyfile(entry, dest / "sealed" / entry.name)
     programs, eager = len(list((dest / "sealed").iterdir())), len(list((dest / "xla").iterdir()))
     seal(dest / "sealed")

@@ -30,7 +30,7 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from grader import REPO_ROOT
 from grader.core.manifest import Exercise, ManifestError, load_course, suggest
@@ -39,8 +39,12 @@ from grader.core.progress import Progress, percent
 from grader.core.selection import UsageProblem, checkout_here
 from grader.core.solutions import read_solution
 
-if TYPE_CHECKING:
-    from grader.learner.watch import WarmChecks
+
+class WarmRun(Protocol):
+    """A warm check process (grader.learner.watch.WarmChecks is one): pytest's exit status of a
+    fresh run of its checks, or None when it cannot serve."""
+
+    def run(self) -> int | None: ...
 
 
 @dataclass
@@ -93,7 +97,7 @@ class Course:
     def pytest_command(self, exercises: list[Exercise], *options: str) -> list[str]:
         return [sys.executable, "-m", "pytest", *options, *(f"exercises/{e.check_path}" for e in exercises)]
 
-    def run_checks(self, exercise: Exercise, warm: WarmChecks | None = None) -> int:
+    def run_checks(self, exercise: Exercise, warm: WarmRun | None = None) -> int:
         """Run one exercise's checks, showing pytest's output; pytest's exit status (0: all pass).
 
         With `warm` (grader watch), in a fresh fork of its warm process when it can serve.

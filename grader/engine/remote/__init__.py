@@ -14,7 +14,8 @@ way: compiles, prints, buffers handed over, audit refusals.
 - `codec/`: values to bytes and back, arrays, shardings and jaxprs included;
   the examiner decodes only data and JAX's own classes, never code.
 - `subject.py`: the subject's server (`python -m grader.engine.remote.subject`).
-- `examiner/`: the connection and the proxies the checks see.
+- `examiner/`: the subject process, the proxies the checks see, what
+  crosses the wire, the session, and the exercise module as a check sees it.
 - `audit.py`: the subject's audit hook (PEP 578).
 
 A learner's own `pytest exercises/` checks in one process, as before: a

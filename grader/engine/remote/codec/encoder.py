@@ -49,6 +49,11 @@ class Encoder:
         self._alive.append(obj)
         return index
 
+    def remembered(self) -> dict[int, Any]:
+        """The objects encoded so far that the message names by index (see `remember`), by index."""
+        by_id = {id(obj): obj for obj in self._alive}
+        return {index: by_id[key] for key, index in self.memo.items() if key in by_id}
+
     def dumps(self, value: Any) -> bytes:
         with protocol_transfers():
             return pack([VERSION, self.encode(value)], self.blobs)

@@ -16,11 +16,25 @@ function, a probe that records what it saw) are shipped: their code runs in
 the subject, never the other way round, and objects come back with the state
 the call left them in.
 
-The parts, bottom up: `process` (the subject process and its failures),
-`tracing` (calls with tracers), `proxies` (what a check holds of the subject's
-objects), `outgoing` and `incoming` (the two halves of a session's traffic),
-`session` (one subject at a time, and the current check's state of it), `site`
-(the exercise module a check sees, and the helpers' questions to the subject).
+The parts, bottom up; each imports only those before it, and only their
+public names:
+
+- `process`: the subject process (started, greeted, stopped) and its failures.
+- `shipping`: what a check's own objects are made of when handed over
+  (closures and their cells, jitted functions, dataclass fields, which
+  classes are the check's).
+- `tracing`: calls with tracers: the tracers a request carries, the trace
+  request, and the program it brings back run here. It asks the session
+  through `Requester`, a Protocol of its own.
+- `proxies`: what stands in for the subject's objects (functions, classes,
+  the exercise's names, pytree nodes, an escaped tracer). They ask through
+  `Link`, a Protocol of their own that `Session` satisfies.
+- `outgoing` and `incoming`: what crosses the wire: encoding a request (the
+  check's objects as references, shipments and mirrors) and decoding an
+  answer (handles into proxies, stand-ins into the check's objects).
+- `session`: one subject at a time, and the current check's state of it.
+- `site`: the exercise module a check sees, and the helpers' questions to
+  the subject.
 """
 
 from grader.engine.remote.examiner.process import SubjectFailure, forbid_inspection

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
-import dataclasses
 import types
 import weakref
 from typing import Any
 
 import jax
-import numpy as np
 
-from grader.engine.remote.codec import Decoder, Encoder, WireError
-from grader.engine.remote.examiner.outgoing import _EMPTY, _dataclass_fields, _hashable
+from grader.engine.remote.codec import Decoder, WireError
 from grader.engine.remote.examiner.proxies import EscapedTracer, NodeInfo, RemoteClass, RemoteNode, RemoteObject
-from grader.engine.remote.examiner.tracing import _abstract_mesh, _axis_env, _has_tracer, _outputs, _tracing, local_nodes
+from grader.engine.remote.examiner.shipping import EMPTY, dataclass_fields
 
 
 class Incoming:
-    """The receiving half of a Session."""
+    """The receiving half of a Session: what it reads of the session's state, the session sets up."""
+
+    generation: int
+    shipped: dict[Any, Any]
+    proxies: dict[int, RemoteObject]
+    array_handles: dict[int, tuple]
+    node_types: dict[int, type]
+
+    def decode(self, answer: bytes, memo: dict[int, Any]) -> Any:
+        """The subject's answer to a request whose objects sent by reference are `memo` (by index)."""
+        return Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
 
     # --- what comes back --------------------------------------------------------------------------------
 
@@ -57,7 +64,7 @@ class Incoming:
             from jax._src import tree_util
 
             node_type = self.shipped.get(int(tag[1]))
-            fields = _dataclass_fields(node_type) if isinstance(node_type, type) else None
+            fields = dataclass_fields(node_type) if isinstance(node_type, type) else None
             if fields is not None:
                 meta_values = d.decode(tag[2])
                 aux = tuple(meta_values[name] for name in fields[1])
@@ -70,8 +77,8 @@ class Incoming:
         if kind == "ctdn":
             from jax._src import tree_util
 
-            node_type, aux = self.shipped.get(int(tag[1])), self.shipped.get(int(tag[2]), _EMPTY)
-            if not isinstance(node_type, type) or aux is _EMPTY:
+            node_type, aux = self.shipped.get(int(tag[1])), self.shipped.get(int(tag[2]), EMPTY)
+            if not isinstance(node_type, type) or aux is EMPTY:
                 raise WireError("a stand-in for a class the check never sent")
             return jax.tree_util.PyTreeDef.from_node_data_and_children(
                 tree_util.default_registry, (node_type, aux), d.items(tag[3]))
@@ -81,8 +88,8 @@ class Incoming:
         from jax._src import tree_util
 
         info = tag[2]
-        kind, aux = self.shipped.get(int(info["type"])), self.shipped.get(int(info["aux"]), _EMPTY)
-        if not isinstance(kind, type) or aux is _EMPTY:
+        kind, aux = self.shipped.get(int(info["type"])), self.shipped.get(int(info["aux"]), EMPTY)
+        if not isinstance(kind, type) or aux is EMPTY:
             raise WireError("a stand-in for a class the check never sent")
         children = d.items(info["children"])
         tree = jax.tree_util.PyTreeDef.from_node_data_and_children(
@@ -116,12 +123,6 @@ class Incoming:
             if array is not None and known == hid and generation == self.generation:
                 found.append(array)
         return found
-
-    def array_handle(self, array: jax.Array) -> int | None:
-        found = self.array_handles.get(id(array))
-        if found is None or found[0]() is not array or found[2] != self.generation:
-            return None
-        return found[1]
 
     def proxy(self, hid: int, info: dict) -> RemoteObject:
         found = self.proxies.get(hid)
@@ -167,43 +168,6 @@ class Incoming:
             found._keys = keys
         return found
 
-    def rebuild_node(self, info: NodeInfo, children: list) -> RemoteNode:
-        """One of the submission's pytree objects made from `children` by its class's own unflatten."""
-        rebuild = {"type": self.proxy(info.type_hid, {"class": True}), "aux": self.proxy(info.aux_hid, {})}
-        if not _has_tracer(children):
-            found = self.request("rebuild", children=children, **rebuild)
-            if not isinstance(found, RemoteNode):
-                raise WireError("a rebuilt node came back as something else")
-            return found
-        tracers: list[Any] = []
-        _tracing.tracers = tracers
-        try:
-            blob = Encoder(self._refer, self._ship_fallback, self.plain_types).dumps(((), {}, children))
-        finally:
-            _tracing.tracers = None
-        reply = self.request("trace", rebuild=rebuild, call=blob, avals=[t.aval for t in tracers],
-                             axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **self.context())
-        with local_nodes():
-            node = _outputs(reply, tracers)
-        if isinstance(node, RemoteNode) and node._info.origin is None:  # same class and aux: same attributes
-            object.__setattr__(node, "_info", dataclasses.replace(node._info, origin=info.origin))
-        return node
-
-    def node_attribute(self, node: RemoteNode, name: str) -> Any:
-        """`getattr(node, name)` on the submission's own object, rebuilt from the node's traced children."""
-        info = node._info
-        rebuild = {"type": self.proxy(info.type_hid, {"class": True}), "aux": self.proxy(info.aux_hid, {})}
-        tracers: list[Any] = []
-        _tracing.tracers = tracers
-        try:
-            blob = Encoder(self._refer, self._ship_fallback, self.plain_types).dumps(((), {}, list(node._children)))
-        finally:
-            _tracing.tracers = None
-        reply = self.request("trace", rebuild=rebuild, attribute=name, call=blob, avals=[t.aval for t in tracers],
-                             axis_env=list(_axis_env()), abstract_mesh=_abstract_mesh(), **self.context())
-        with local_nodes():
-            return _outputs(reply, tracers)
-
     def _node_treedef(self, tag: list, d: Decoder) -> Any:
         """A treedef node of one of the submission's classes (a traced call's output structure)."""
         from jax._src import tree_util
@@ -217,20 +181,9 @@ class Incoming:
                                                                    children)
 
 
-def _update_in_place(obj: Any, state: Any) -> None:
-    """Make the check's object look as the subject's copy does after the call."""
-    if obj is None:
-        return
-    if isinstance(obj, list) and isinstance(state, list):
-        obj[:] = state
-    elif isinstance(obj, dict) and isinstance(state, dict):
-        obj.clear()
-        obj.update(state)
-    elif isinstance(obj, set) and isinstance(state, set):
-        obj.clear()
-        obj.update(state)
-    elif isinstance(obj, np.ndarray) and isinstance(state, np.ndarray):
-        if obj.shape == state.shape and obj.flags.writeable:
-            np.copyto(obj, state, casting="unsafe")
-    elif isinstance(state, dict) and hasattr(obj, "__dict__"):
-        obj.__dict__.update(state)
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return repr(value)

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import jax
 
 from grader.engine.remote.codec import WireError
-from grader.engine.remote.examiner.tracing import _has_tracer, _trace_state_clean, _traced_call, _tracing
+from grader.engine.remote.examiner.tracing import (Requester, building_locally, has_tracer, trace_in_subject,
+                                                   trace_state_clean)
 
 
-if TYPE_CHECKING:
-    from grader.engine.remote.examiner.session import Session
-    from grader.engine.remote.examiner.site import RemoteModule
+class Link(Requester, Protocol):
+    """What a proxy asks of the session it came from (a Session is one): the requests, the
+    generation its handles belong to, and the proxy for a handle."""
+
+    generation: int
+
+    def proxy(self, hid: int, info: dict) -> RemoteObject: ...
 
 
 # --- proxies ------------------------------------------------------------------------------------------
@@ -26,7 +31,7 @@ class RemoteObject:
 
     __slots__ = ("_session", "_hid", "_info", "_generation", "__weakref__")
 
-    def __init__(self, session: Session, hid: int, info: dict) -> None:
+    def __init__(self, session: Link, hid: int, info: dict) -> None:
         object.__setattr__(self, "_session", session)
         object.__setattr__(self, "_hid", hid)
         object.__setattr__(self, "_info", dict(info))
@@ -71,10 +76,10 @@ class RemoteObject:
         self._session.request("setattr", obj=self, name=name, value=value)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _has_tracer((args, kwargs)) or not _trace_state_clean() and not self._info.get("internal"):
+        if has_tracer((args, kwargs)) or not trace_state_clean() and not self._info.get("internal"):
             # Called while the check traces (jit, grad, vmap, make_jaxpr): the subject traces it, and the
             # check's transformation records the program it sends back, as it would the function's own.
-            return _traced_call(self, args, kwargs)
+            return trace_in_subject(self._session, (args, kwargs), fn=self)
         return self._session.request("call", fn=self, args=args, kwargs=kwargs, **self._session.context())
 
     def _method(self, name: str, *args: Any) -> Any:
@@ -164,7 +169,7 @@ class RemoteAttribute(RemoteObject):
 
     __slots__ = ("_module", "_name")
 
-    def __init__(self, module: RemoteModule, name: str, info: dict | None = None) -> None:
+    def __init__(self, module: RemoteObject, name: str, info: dict | None = None) -> None:
         super().__init__(module._session, -1, dict(info or {"name": name, "qualname": name, "type": "function",
                                                              "callable": True}))
         object.__setattr__(self, "_module", module)
@@ -266,11 +271,11 @@ class RemoteNode:
         """Rebuilt by JAX or a tree utility: the submission's own unflatten does it, in the subject (traced
         when the children are tracers), so that what it does to its children happens here too."""
         children = list(children)
-        if getattr(_tracing, "local_nodes", False):
+        if building_locally():
             return RemoteNode._make(info, children)
         session = cls._remote_class._session
         try:
-            return session.rebuild_node(info, children)
+            return _rebuilt(session, info, children)
         except WireError:
             return RemoteNode._make(info, children)  # children that cannot travel (a tree utility's markers)
 
@@ -287,8 +292,8 @@ class RemoteNode:
                 if key == ("attr", name) and i < len(self._children):
                     return self._children[i]
             return session.proxy(origin[0], {}).__getattr__(name)
-        if _has_tracer(self._children):
-            return session.node_attribute(self, name)
+        if has_tracer(self._children):
+            return _attribute_of(session, self, name)
         return session.request("getattr", obj=self, name=name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -329,3 +334,24 @@ def _jax_key(key: tuple) -> Any:
     if kind == "seq":
         return SequenceKey(int(value))
     return FlattenedIndexKey(int(value))
+
+
+def _rebuilt(session: Link, info: NodeInfo, children: list) -> RemoteNode:
+    """One of the submission's pytree objects made from `children` by its class's own unflatten."""
+    rebuild = {"type": session.proxy(info.type_hid, {"class": True}), "aux": session.proxy(info.aux_hid, {})}
+    if not has_tracer(children):
+        found = session.request("rebuild", children=children, **rebuild)
+        if not isinstance(found, RemoteNode):
+            raise WireError("a rebuilt node came back as something else")
+        return found
+    node = trace_in_subject(session, ((), {}, children), rebuild=rebuild)
+    if isinstance(node, RemoteNode) and node._info.origin is None:  # same class and aux: same attributes
+        object.__setattr__(node, "_info", dataclasses.replace(node._info, origin=info.origin))
+    return node
+
+
+def _attribute_of(session: Link, node: RemoteNode, name: str) -> Any:
+    """`getattr(node, name)` on the submission's own object, rebuilt from the node's traced children."""
+    info = node._info
+    rebuild = {"type": session.proxy(info.type_hid, {"class": True}), "aux": session.proxy(info.aux_hid, {})}
+    return trace_in_subject(session, ((), {}, list(node._children)), rebuild=rebuild, attribute=name)

@@ -8,13 +8,15 @@ import time
 from typing import Any
 
 import jax
+import numpy as np
 
 from grader.engine.remote import codec
-from grader.engine.remote.codec import Decoder, Encoder, WireError
-from grader.engine.remote.examiner.incoming import Incoming, _update_in_place
-from grader.engine.remote.examiner.outgoing import _EMPTY, Outgoing, _cell_value, _memo_objects, _signature
+from grader.engine.remote.codec import WireError
+from grader.engine.remote.examiner.incoming import Incoming
+from grader.engine.remote.examiner.outgoing import Outgoing
 from grader.engine.remote.examiner.process import DEBUG_ENV, SUBJECT_START_SECONDS, Subject, SubjectFailure
 from grader.engine.remote.examiner.proxies import RemoteObject
+from grader.engine.remote.examiner.shipping import EMPTY, cell_value
 from grader.engine.remote.launch import SubjectConfig
 from grader.engine.remote.protocol import SETTINGS
 
@@ -27,7 +29,8 @@ ENVELOPE_FIELDS = ("kwargs", "settings", "options", "set")
 
 
 class Session(Outgoing, Incoming):
-    """The examiner's connection to one subject, restarted when it dies."""
+    """The examiner's connection to one subject, restarted when it dies (the `Link` its proxies
+    ask through)."""
 
     def __init__(self, config: SubjectConfig) -> None:
         self.config = config
@@ -111,9 +114,9 @@ class Session(Outgoing, Incoming):
         own = [body[k] for k in ENVELOPE_FIELDS if isinstance(body.get(k), dict)]
         own += [parts for parts in (body.get("settings") or {}).values() if isinstance(parts, dict)]
         self.envelope = {id(body)} | {id(container) for container in own}
-        encoder = Encoder(self._refer, self._ship_fallback, self.plain_types)
+        encoder = self.encoder()
         data = encoder.dumps(body)
-        memo = {index: obj for obj, index in ((o, i) for o, i in _memo_objects(encoder))}
+        memo = encoder.remembered()
         try:
             answer = self.subject.exchange(data, deadline)
         except SubjectFailure as failure:
@@ -128,7 +131,7 @@ class Session(Outgoing, Incoming):
             raise
         self.round_trips += 1
         try:
-            reply = Decoder.loads(answer, lambda tag, d: self._resolve(tag, d, memo), on_array=self._note_array)
+            reply = self.decode(answer, memo)
         except WireError as error:
             if os.environ.get(DEBUG_ENV):
                 print(f"[katas] {body.get('op')} answer unreadable: {error}", file=sys.stderr)
@@ -193,10 +196,10 @@ class Session(Outgoing, Incoming):
         as original`)."""
         changed = {}
         for cell_id, entry in self.cells.items():
-            now = _cell_value(entry[0])
+            now = cell_value(entry[0])
             if now is not entry[1]:
                 entry[1] = now
-                if now is not _EMPTY:
+                if now is not EMPTY:
                     changed[cell_id] = now
         return changed
 
@@ -215,7 +218,7 @@ class Session(Outgoing, Incoming):
             if state is None:
                 continue
             now = (state.get_global(), state.get_local())
-            last = self.last_settings.get(name, (_EMPTY, _EMPTY))
+            last = self.last_settings.get(name, (EMPTY, EMPTY))
             changed = {part: value for part, value, before in zip(("global", "local"), now, last)
                        if full or value is not before and value != before}
             if changed:
@@ -223,3 +226,28 @@ class Session(Outgoing, Incoming):
             self.last_settings[name] = now
         mesh = mesh_lib.get_concrete_mesh()
         return {"settings": settings, "mesh": None if mesh is None or mesh.empty else mesh}
+
+
+def _signature(sig: Any) -> Any:
+    if sig is None:
+        return None
+    return tuple((tuple(int(n) for n in shape), str(dtype)) for shape, dtype in sig)
+
+
+def _update_in_place(obj: Any, state: Any) -> None:
+    """Make the check's object look as the subject's copy does after the call."""
+    if obj is None:
+        return
+    if isinstance(obj, list) and isinstance(state, list):
+        obj[:] = state
+    elif isinstance(obj, dict) and isinstance(state, dict):
+        obj.clear()
+        obj.update(state)
+    elif isinstance(obj, set) and isinstance(state, set):
+        obj.clear()
+        obj.update(state)
+    elif isinstance(obj, np.ndarray) and isinstance(state, np.ndarray):
+        if obj.shape == state.shape and obj.flags.writeable:
+            np.copyto(obj, state, casting="unsafe")
+    elif isinstance(state, dict) and hasattr(obj, "__dict__"):
+        obj.__dict__.update(state)

@@ -30,7 +30,7 @@ def _listen_to_compiles(server: Server) -> None:
         if event != compiles.COMPILE_EVENT:
             return
         signature, spy.latest = spy.latest, None
-        eager = compiles._is_eager(sys._getframe(1))
+        eager = compiles.is_eager(sys._getframe(1))
         server.compiles.append([str(kwargs.get("fun_name", "")), eager,
                                 None if signature is None else [[list(s), d] for s, d in signature]])
 
