@@ -14,8 +14,12 @@ from grader.engine.remote.subject.server import Server
 from grader.engine.remote.subject.standins import _PRIVATE_MODULES
 
 
-def _listen_to_compiles(server: Server) -> None:
-    """Note every XLA compile in the request it happens in: name, eager or not, input types."""
+def _listen_to_compiles() -> None:
+    """Note every XLA compile in the request it happens in: name, eager or not, input types.
+
+    JAX keeps its listeners in a list any code can read, so this one holds nothing that leads to the
+    server (a submission that reached it could rewrite every reply): it finds the request in progress
+    on its own call stack, which submission code cannot walk (see audit)."""
     import logging
 
     import jax
@@ -25,14 +29,21 @@ def _listen_to_compiles(server: Server) -> None:
     spy = compiles._LoweringSpy(quiet_below=logger.getEffectiveLevel())
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
+    answering = Server.answer.__code__
 
     def listener(event: str, duration: float, **kwargs: Any) -> None:
         if event != compiles.COMPILE_EVENT:
             return
         signature, spy.latest = spy.latest, None
-        eager = compiles.is_eager(sys._getframe(1))
-        server.compiles.append([str(kwargs.get("fun_name", "")), eager,
-                                None if signature is None else [[list(s), d] for s, d in signature]])
+        caller = sys._getframe(1)
+        frame = caller
+        while frame is not None and frame.f_code is not answering:
+            frame = frame.f_back
+        if frame is None:
+            return  # not while serving a request: no reply to report it in
+        record = [str(kwargs.get("fun_name", "")), compiles.is_eager(caller),
+                  None if signature is None else [[list(s), d] for s, d in signature]]
+        frame.f_locals["self"].effects["compiles"].append(record)
 
     jax.monitoring.register_event_duration_secs_listener(listener)
 
@@ -105,7 +116,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server = Server(submission, devices, requests, replies)
     from grader.engine.remote import audit
 
-    _listen_to_compiles(server)
+    _listen_to_compiles()
     _prepare()
     server.tripwires = audit.Tripwires.of_grader_and_jax()
     settle_after_start()

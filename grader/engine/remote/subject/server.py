@@ -49,7 +49,6 @@ class Server(Translation, Requests):
         self.request_handles: set[int] = set()  # the handles this request named
         self.signatures: dict[int, tuple] = {}  # the examiner's id of a mirrored object -> its last state
         self.effects: dict[str, Any] = {}
-        self.compiles: list[list] = []
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: _Capture | None = None
 
@@ -90,7 +89,6 @@ class Server(Translation, Requests):
 
     def answer(self, data: bytes) -> bytes:
         self.effects = {"out": "", "err": "", "compiles": [], "deleted": [], "handles": {}}
-        self.compiles = self.effects["compiles"]
         try:
             request = self.decode(data)
             for cell_id, value in (request.get("cells") or {}).items():
