@@ -7,7 +7,8 @@ descriptor), overwrites the checks library, registers a plugin through the
 garbage collector, writes result files, walks frames, exits cleanly, fakes
 compile events, or looks for the subject's server (through the compile listener
 it registers with JAX, through closures from every module's globals, through
-names assembled at run time) to make its replies hide a mutated input. The
+names assembled at run time, through the frame a signal handler is handed) to
+make its replies hide a mutated input. The
 exercises are imported only in the subject process, so none of it can reach
 the examiner that judges, and nothing the submission can reach there leads to
 the object that builds the subject's replies: each must score 0, and what the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import contextlib
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,20 @@ class Placeholder:
 
     def __init__(self, index: int) -> None:
         self.index = index
+
+
+def _answer_all(server: Server, ended: list[BaseException]) -> None:
+    me = threading.current_thread()
+    me._target, me._args, me._kwargs = None, (), {}  # the Thread object leads nowhere, only this frame does
+    try:
+        while True:
+            try:
+                data = server.reader.read()
+            except SubjectGone:
+                return
+            write_frame(server.replies, server.answer(data))
+    except BaseException as error:  # noqa: BLE001 - handed to the main thread, which ends with it
+        ended.append(error)
 
 
 class Server(Translation, Requests):
@@ -79,13 +94,16 @@ class Server(Translation, Requests):
     # --- serving -------------------------------------------------------------------------------
 
     def serve(self) -> None:
-        while True:
-            try:
-                data = self.reader.read()
-            except SubjectGone:
-                return
-            reply = self.answer(data)
-            write_frame(self.replies, reply)
+        """Answer requests until the examiner lets go, on a thread of their own, so that no submission
+        code ever runs on the main thread. Python lets only the main thread install a signal handler,
+        and hands a handler the frame the main thread is running: from there a handler could walk back
+        to this server's frames and rewrite its replies. Off the main thread, installing one fails."""
+        ended: list[BaseException] = []
+        worker = threading.Thread(target=_answer_all, args=(self, ended), name="requests", daemon=True)
+        worker.start()
+        worker.join()
+        if ended:
+            raise ended[0]  # what ended the subject (a KeyboardInterrupt) ends the process, as before
 
     def answer(self, data: bytes) -> bytes:
         self.effects = {"out": "", "err": "", "compiles": [], "deleted": [], "handles": {}}
