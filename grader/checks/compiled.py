@@ -49,7 +49,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         per-device program (a device that gathers the whole batch computes on all of it): an
         all_gather of the input's block, or any collective whose result is as large as the whole
         input (a psum of one-hot-placed blocks). Default: the `split` shapes; pass () to allow it
-        (e.g. weights gathered on purpose).
+        (e.g. weights gathered on purpose). Sizes decide: pick shapes whose split inputs hold more
+        values than any result the devices may rightly gather (n gradients, say).
     Returns:
       The program, for further questions.
     """
