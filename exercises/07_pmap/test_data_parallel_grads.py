@@ -13,7 +13,9 @@ REUSE_WHY = ("Build the pmapped function once, where it is defined (a module-lev
 # Inputs stay NumPy arrays: pmap copies each device's slice straight from the host, while a
 # jax.Array on one device is first split by an extra compiled program (slow on a cold cache).
 
-D, PER_DEVICE = 3, 4
+# More rows per device than the gradient has values (D + 1), so a gather of every device's gradient,
+# even flattened into one vector, is smaller than ys: only a gather of the batch is as large.
+D, PER_DEVICE = 3, 6
 PMAP_DOCS = f"{checks.DOCS}/_autosummary/jax.pmap.html"
 COMBINING = ("psum", "psum_invariant", "all_gather", "all_gather_invariant", "psum_scatter",
              "reduce_scatter", "ppermute", "all_to_all")

@@ -11,8 +11,9 @@ Docs: https://docs.jax.dev/en/latest/notebooks/shard_map.html
 
 Task (fill-in): `ring_shift(x, mesh)` takes `x` split by rows over "data" and
 moves device i's block to device i + 1 (the last to the first), so the result
-equals `np.roll(x, block_rows, axis=0)`, still split over "data". Keep the
-signature.
+equals `np.roll(x, block_rows, axis=0)`, still split over "data". Write the
+per-device step yourself: `jax.shard_map` with `lax.ppermute` (a roll of the
+global array would leave the moving to the compiler). Keep the signature.
 """
 
 import jax

@@ -17,7 +17,9 @@ Task (fix-it): `project(x, w)` multiplies features `x` (batch, d) by weights
 `w` (d, k), both split along d over mesh axis "data"; the caller runs it under
 `jax.set_mesh` with that mesh. Return the (batch, k) product replicated on
 every device, with each device multiplying only the blocks it already holds
-(no operand gathered whole). It raises instead. Keep the signature.
+(no operand gathered whole) and the partial products summed across devices
+(an all-reduce), not each one gathered onto every device. It raises instead.
+Keep the signature.
 """
 
 # Diagram: partial products

@@ -74,13 +74,20 @@ def test_partial_products_are_summed_not_operands_gathered(exercise):
                     f"whole onto every device before multiplying, so each device repeats work on data it did not "
                     f"hold. Multiply the blocks in place and let the result's out_sharding decide how the "
                     f"partial products are combined. See {TYPES_DOCS}", "wrong-collective")
+    partials = n * BATCH * K  # every device's (batch, k) partial product, stacked
+    if any(op == "all-gather" and math.prod(shape) == partials for op, shape in compiled.collective_shapes()):
+        checks.fail(f"project(x, w) compiles to {dict(found)}: an all-gather copies every device's partial "
+                    f"product onto every device, to be added there: each device receives the {n - 1} others' "
+                    f"partial products, where a collective sum (an all-reduce, what out_sharding=P() or "
+                    f"lax.psum compiles to) moves about twice one product's size. See {TYPES_DOCS}", "wrong-collective")
     # Whatever collective moved them: at most the partial products' worth of data per device.
     result = BATCH * K * np.dtype(np.float32).itemsize
     with jax.set_mesh(mesh):
         checks.assert_receives_at_most(exercise.project, *placed, limit=2 * result, what="project(x, w)",
                                        allowed=f"the partial products ({result} bytes, twice that at most)",
-                                       hint=f"Multiply the blocks in place; out_sharding decides how the "
-                                            f"partial products are combined. See {TYPES_DOCS}")
+                                       hint=f"Multiply the blocks in place and gather neither an operand nor "
+                                            f"the partial products; out_sharding decides how the partial "
+                                            f"products are combined. See {TYPES_DOCS}")
     if not (found["all-reduce"] or found["reduce-scatter"]):
         checks.fail(f"project(x, w) compiles to {dict(found) or 'no collective'}: each device's partial "
                     f"product over its block of d is never added to the others'.", "wrong-collective")

@@ -49,7 +49,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         per-device program (a device that gathers the whole batch computes on all of it): an
         all_gather of the input's block, or any collective whose result is as large as the whole
         input (a psum of one-hot-placed blocks). Default: the `split` shapes; pass () to allow it
-        (e.g. weights gathered on purpose).
+        (e.g. weights gathered on purpose). Sizes decide: pick shapes whose split inputs hold more
+        values than any result the devices may rightly gather (n gradients, say).
     Returns:
       The program, for further questions.
     """
@@ -87,8 +88,9 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
                           f"each device should do its own share of it.", hint,
                           f"See {SHARD_MAP_DOCS}"), "not-distributed")
         if name in outside:
-            fail(sentence(f"{what}: {name} also runs outside the per-device program, on the whole "
-                          f"array: that part of the work is not spread over the devices.", hint),
+            fail(sentence(f"{what}: {name} also runs outside the per-device program, on the global "
+                          f"array: how that part of the work is split (if at all) is left to the compiler "
+                          f"or the default device, not written per device.", hint),
                  "not-distributed")
     for shape in split:
         entering = [(g, d) for c in wide for g, d in c.inputs if g == tuple(shape)]

@@ -234,7 +234,7 @@ _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
 
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
-                  **kwargs: Any) -> None:
+                  single: bool = False, **kwargs: Any) -> None:
     """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work.
 
     Args:
@@ -242,6 +242,8 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         jitted helper with the rest of the computation op by op outside it).
       allow: with `entirely`, primitives that may still run eagerly around the program, such as
         ("stack",) for gathering a list of inputs into one array before the call.
+      single: also fail when the work is split over several compiled calls made one after another
+        (where the task asks for one program, not for a jitted step called in a loop).
     """
     __tracebackhide__ = True
     from grader.checks.programs import traced_jaxpr
@@ -252,6 +254,12 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
              f"See {DOCS}/jit-compilation.html", "not-jitted")
     eager = sorted(top - _COMPILED_CALLS - set(allow))
+    programs = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns if eqn.primitive.name in _COMPILED_CALLS]
+    if single and len(programs) > 1:
+        fail(f"{what} dispatches {len(programs)} compiled programs one after another, "
+             f"not one: each jitted piece is compiled on its own and hands its result to the next through "
+             f"memory, so the compiler never sees the whole computation to fuse it. Put all of it inside "
+             f"the one function that jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
     if entirely and eager:
         fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
              f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
