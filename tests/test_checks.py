@@ -761,6 +761,16 @@ def test_draws_are_counted_so_copies_of_one_draw_fail():
     assert checks.drawn_values(checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, i)), key)) == 50
 
 
+def test_shuffled_or_negated_copies_of_draws_fail():
+    a, b = jax.random.split(jax.random.key(3))
+    half = jax.random.normal(a, (500,))
+    copied = jnp.concatenate([half, -jax.random.permutation(b, half)])
+    with pytest.raises(KataFailure, match="share their magnitude") as caught:
+        checks.assert_not_rearranged(copied, what="samples")
+    assert caught.value.code == "not-independent"
+    checks.assert_not_rearranged(jax.random.normal(a, (1000,)), what="samples")
+
+
 def test_keys_derived_from_drawn_values_fail():
     key = jax.random.key(2)
     by_position = checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, p)), key, what="walk")
