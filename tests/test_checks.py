@@ -125,6 +125,10 @@ def test_assert_jitted_entirely_rejects_eager_work_around_the_program():
     stacked = jax.jit(jnp.sum)
     checks.assert_jitted(lambda a, b: stacked(jnp.stack([a, b])), x, x, what="f", entirely=True,
                          allow=("stack",))
+    with pytest.raises(KataFailure, match="dispatches 2 compiled programs") as failure:
+        checks.assert_jitted(lambda v: partly(partly(v)), x, what="f", entirely=True, one_call=True)
+    assert failure.value.code == "not-jitted"
+    checks.assert_jitted(jax.jit(lambda v: partly(partly(v))), x, what="f", entirely=True, one_call=True)
 
 
 def test_not_unrolled_compares_jaxpr_sizes():

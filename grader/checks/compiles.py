@@ -234,7 +234,7 @@ _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
 
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
-                  **kwargs: Any) -> None:
+                  one_call: bool = False, **kwargs: Any) -> None:
     """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work.
 
     Args:
@@ -242,6 +242,8 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         jitted helper with the rest of the computation op by op outside it).
       allow: with `entirely`, primitives that may still run eagerly around the program, such as
         ("stack",) for gathering a list of inputs into one array before the call.
+      one_call: also fail when the work is split over several compiled calls (a jitted function
+        per pytree leaf, say), each dispatched on its own.
     """
     __tracebackhide__ = True
     from grader.checks.programs import traced_jaxpr
@@ -251,6 +253,12 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
     if not top & _COMPILED_CALLS:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
              f"See {DOCS}/jit-compilation.html", "not-jitted")
+    calls = sum(eqn.primitive.name in _COMPILED_CALLS for eqn in jaxpr.jaxpr.eqns)
+    if one_call and calls > 1:
+        fail(f"{what} dispatches {calls} compiled programs per call, not one: the work is split over "
+             f"several jitted calls (one per leaf of a pytree?), each dispatched, launched and "
+             f"finished on its own. Jit one function that does all of it (jax.tree.map works inside "
+             f"jit). See {DOCS}/jit-compilation.html", "not-jitted")
     eager = sorted(top - _COMPILED_CALLS - set(allow))
     if entirely and eager:
         fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
