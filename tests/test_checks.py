@@ -125,6 +125,10 @@ def test_assert_jitted_entirely_rejects_eager_work_around_the_program():
     stacked = jax.jit(jnp.sum)
     checks.assert_jitted(lambda a, b: stacked(jnp.stack([a, b])), x, x, what="f", entirely=True,
                          allow=("stack",))
+    with pytest.raises(KataFailure, match="dispatches 2 compiled programs") as failure:
+        checks.assert_jitted(lambda v: partly(partly(v)), x, what="f", entirely=True, single=True)
+    assert failure.value.code == "not-jitted"
+    checks.assert_jitted(jax.jit(lambda v: partly(partly(v))), x, what="f", entirely=True, single=True)
 
 
 def test_not_unrolled_compares_jaxpr_sizes():
@@ -759,6 +763,16 @@ def test_draws_are_counted_so_copies_of_one_draw_fail():
     decoy = checks.program_of(lambda k: jax.random.normal(k, (4,)) * 0.0, key, what="d")
     assert checks.drawn_values(decoy) == 0
     assert checks.drawn_values(checks.program_of(_walk(lambda k, p, i: jax.random.fold_in(k, i)), key)) == 50
+
+
+def test_shuffled_or_negated_copies_of_draws_fail():
+    a, b = jax.random.split(jax.random.key(3))
+    half = jax.random.normal(a, (500,))
+    copied = jnp.concatenate([half, -jax.random.permutation(b, half)])
+    with pytest.raises(KataFailure, match="share their magnitude") as caught:
+        checks.assert_not_rearranged(copied, what="samples")
+    assert caught.value.code == "not-independent"
+    checks.assert_not_rearranged(jax.random.normal(a, (1000,)), what="samples")
 
 
 def test_keys_derived_from_drawn_values_fail():

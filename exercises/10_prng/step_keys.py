@@ -9,10 +9,11 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.random.fold_in.html
 
 Task (fill-in): write
 - `noise_for_step(base_key, step)`: NOISE_SIZE standard normals for training
-  step `step`; `step` may be a traced int32 (the training step is jitted).
+  step `step`, any int32 (and it may be traced: the training step is jitted).
 - `noise_for_examples(base_key, example_ids)`: one row of NOISE_SIZE standard
-  normals per id in the int32 array `example_ids`, the same row for an id
-  wherever it sits in the batch.
+  normals per id in the int32 array `example_ids` (any int32 ids), the same
+  row for an id wherever it sits in the batch.
+Different steps, and different ids, get different noise.
 The same base key is passed in again and again: do not consume it.
 """
 

@@ -77,6 +77,19 @@ def test_mask_is_drawn_per_element(exercise):
                     f"Each element is kept or dropped on its own: draw a mask with x's full shape.")
 
 
+def test_kept_count_varies_with_the_key(exercise):
+    # Elements kept independently: the kept count is Binomial(n, keep), different from key to key.
+    # Choosing exactly keep * n elements (a permutation, a top-k of noise) ties each element to the rest.
+    counts = [int((_dropout(exercise, seed, 0.5) != 0).sum()) for seed in range(10, 16)]
+    if len(set(counts)) == 1:
+        checks.fail(f"dropout(key, x, 0.5) kept exactly {counts[0]} of {X.size} elements for each of "
+                    f"{len(counts)} keys: the kept count is fixed, so the elements are not kept "
+                    f"independently (picking exactly keep * n of them links each one to the others). "
+                    f"Give every element its own draw, kept with probability keep "
+                    f"(jax.random.bernoulli(key, keep, x.shape)): the count then varies from key to key.",
+                    "not-independent")
+
+
 def test_same_dtype_as_x_and_keep_one_keeps_everything(exercise):
     small = X[:8, :8]
     for dtype in (jnp.bfloat16, jnp.float16):

@@ -53,6 +53,8 @@ def test_uses_each_key_once(exercise):
                             "does not follow JAX's keys under jit, vmap or the reuse checker.")
     checks.assert_keys_used_once(program, what=what)
     checks.assert_draws(program, N, what=what, values=f"{N} independent samples")
+    # A permutation draws values too: a shuffled or negated copy of half the samples passes the count.
+    checks.assert_not_rearranged(_draw(exercise, 3, 2000), what="n_samples(key, 2000)")
 
 
 def test_same_key_gives_same_samples(exercise):

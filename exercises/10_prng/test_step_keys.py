@@ -32,6 +32,35 @@ def test_steps_get_different_noise(exercise):
                     f"so every step draws with its own key. See {checks.DOCS}/random-numbers.html")
 
 
+# Numbers that a table of keys, or a modulus, would map onto one key; the last is the largest int32.
+FAR = (0, 999, 1000, 4096, 65_536, 1_000_000, 2**31 - 1)
+
+
+def _repeated_key_hint(program) -> str:
+    if program.has("random_split"):
+        return ("Keys split from the base key and looked up by number run out at the table's end: "
+                "JAX clips an index past the end to the last row, so every larger number gets the "
+                "last row's key.")
+    return "The number does not reach the key whole: something maps two numbers to one key."
+
+
+def test_far_steps_and_ids_get_their_own_noise(exercise):
+    # The key for step 1234 (or any int32 step) is rebuilt from the base key and the number alone.
+    base, far = jax.random.key(6), jnp.array(FAR, dtype=jnp.int32)
+    by_step = np.stack([np.asarray(exercise.noise_for_step(base, n)) for n in far])
+    by_id = np.asarray(exercise.noise_for_examples(base, far))
+    for name, rows, fn, number in (("noise_for_step", by_step, exercise.noise_for_step, far[-1]),
+                                   ("noise_for_examples", by_id, exercise.noise_for_examples, far)):
+        twins = [(j, i) for i in range(len(FAR)) for j in range(i) if np.array_equal(rows[i], rows[j])]
+        if twins:
+            j, i = twins[0]
+            program = checks.program_of(fn, jax.random.key(6), number, what=name)
+            checks.fail(f"{name} gave equal noise to {FAR[j]} and {FAR[i]}: two numbers drew with "
+                        f"one key. {_repeated_key_hint(program)} jax.random.fold_in(base_key, n) gives "
+                        f"every int32 n a key of its own, with no table. "
+                        f"See {checks.DOCS}/_autosummary/jax.random.fold_in.html", "key-reuse")
+
+
 def test_noise_depends_on_the_base_key(exercise):
     a = np.asarray(exercise.noise_for_step(jax.random.key(2), 5))
     b = np.asarray(exercise.noise_for_step(jax.random.key(3), 5))

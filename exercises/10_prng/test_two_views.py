@@ -59,9 +59,13 @@ def test_noise_of_the_two_views_is_uncorrelated(exercise):
     program = checks.program_of(lambda key, x: exercise.two_views(key, x, SIGMA), jax.random.key(1),
                                 jnp.asarray(X), what=what)
     checks.assert_draws(program, 2 * X.size, what=what, values=f"two views of {X.size} noise values each")
+    noise_a, noise_b = _noises(exercise, 1)
+    # A permutation draws values too: view_b's noise a shuffled copy of view_a's passes the count.
+    # Noise read back as view - x is rounded to x's float32 spacing (at most 2**-23 here).
+    checks.assert_not_rearranged(np.concatenate([noise_a.ravel(), noise_b.ravel()]),
+                                 what="the two views' noises together", tolerance=2.0**-22)
     # 4096 independent pairs: the sample correlation has standard error 1/64, so
     # |r| < 0.1 holds for independent noise (6 standard errors) with a fixed key.
-    noise_a, noise_b = _noises(exercise, 1)
     r = float(np.corrcoef(noise_a.ravel(), noise_b.ravel())[0, 1])
     if not abs(r) < 0.1:
         checks.fail(f"the two views' noises have correlation {r:.2f}; independent noise has "

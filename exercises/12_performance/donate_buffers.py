@@ -12,7 +12,8 @@ Docs: https://docs.jax.dev/en/latest/faq.html#buffer-donation
 
 Task (fill-in): write `sgd_update(params, grads, lr)` for pytrees of arrays
 (a dict of weights, say): return `params - lr * grads` leaf by leaf, as one
-jitted call that donates `params` and leaves `grads` untouched.
+jitted call that donates `params` and leaves `grads` untouched. A training
+loop calls it every step: it compiles once, not once per call.
 """
 
 

@@ -65,3 +65,23 @@ def test_grads_are_left_alone(exercise):
         checks.fail(f"JAX warned: {unusable[0]}. An argument was donated although no output could "
                     "take its buffer (every output already reuses a params buffer), so the "
                     f"donation did nothing. Donate only params. See {FAQ}", "not-donated")
+
+
+def test_the_update_is_one_jitted_call(exercise):
+    params, grads = _device_tree()
+    checks.assert_jitted(exercise.sgd_update, params, grads, LR, what="sgd_update(params, grads, lr)",
+                         entirely=True, single=True)
+
+
+def test_every_step_reuses_one_program(exercise):
+    # A training loop: params = sgd_update(params, grads, lr), step after step, same shapes, same lr.
+    params, grads = _device_tree()
+    state = {"params": params}
+
+    def step():
+        state["params"] = jax.block_until_ready(exercise.sgd_update(state["params"], grads, LR))
+
+    checks.assert_reuses_program(step, what="sgd_update(params, grads, lr)",
+                                 calls="2 more training steps with the same shapes and lr",
+                                 why="Jit the update once, outside the call (a decorated function, "
+                                     "or a jitted function made at import), and call that.")

@@ -16,8 +16,8 @@ query row q, logsumexp(keys @ q) (the log of a softmax's denominator), shape
 (len(queries),). Compute it with a loop in the program over chunks of
 `batch_size` query rows (a Python int), so no (len(queries), len(keys)) score
 matrix is ever built: lax.map with its `batch_size=` argument is that loop (a
-scan or fori_loop over the chunks you write yourself is fine too). Keep the
-signature.
+scan or fori_loop over the chunks you write yourself is fine too, with a last
+short chunk handled after it or padded to full size). Keep the signature.
 """
 
 import jax

@@ -15,7 +15,8 @@ Docs: https://docs.jax.dev/en/latest/gradient-checkpointing.html
 Task (fix-it): `loss(ws, x)` runs x through len(ws) tanh layers with lax.scan.
 Its gradient keeps three (batch, width) arrays per layer. Make the backward pass
 recompute each layer so that only each layer's input is kept, with the same
-loss and gradients. Keep the signatures.
+loss and gradients: jax.checkpoint on the scan's step does the recomputing (not
+a hand-written backward pass). Keep the signatures.
 """
 
 # Diagram: remat

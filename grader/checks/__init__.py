@@ -28,7 +28,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   read back to the host: printing included), `on_devices`
   (rerun a check with another device count)
 - prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
-  independent values drawn), `assert_keys_not_from_draws` (keys derived from the key given)
+  independent values drawn), `assert_not_rearranged` (no value a shuffled or negated copy of
+  another), `assert_keys_not_from_draws` (keys derived from the key given)
 - processes: `run_in_processes`
 - layout: `picture(expected_sharding, array)` for a check's own `fail(..., picture=...)`; `Picture`
   (`.text()` for the terminal, `.html()` for notebooks), `layout_of`
@@ -55,8 +56,8 @@ from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program,
                                     traced_jaxpr)
 from grader.checks import forms
 from grader.checks.predictions import Predictions, judging
-from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once, drawn_values,
-                                no_key_reuse)
+from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once,
+                                assert_not_rearranged, drawn_values, no_key_reuse)
 from grader.checks.values import (assert_close, assert_follows, assert_leaves_setting, assert_not_mutated,
                                   assert_sees_global_change, assert_shape_dtype, change_setting, read_setting,
                                   observe, swap_function)
@@ -67,7 +68,7 @@ __all__ = [
     "Predictions", "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
-    "assert_not_mutated", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
+    "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
     "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles",

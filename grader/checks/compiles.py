@@ -242,8 +242,9 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         jitted helper with the rest of the computation op by op outside it).
       allow: with `entirely`, primitives that may still run eagerly around the program, such as
         ("stack",) for gathering a list of inputs into one array before the call.
-      single: also fail when the work is split over several compiled calls made one after another
-        (where the task asks for one program, not for a jitted step called in a loop).
+      single: also fail when the work is split over several compiled calls (pieces chained one
+        after another, a jitted function per pytree leaf), each dispatched on its own (where the
+        task asks for one program, not for a jitted step called in a loop).
     """
     __tracebackhide__ = True
     from grader.checks.programs import traced_jaxpr
@@ -256,10 +257,11 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
     eager = sorted(top - _COMPILED_CALLS - set(allow))
     programs = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns if eqn.primitive.name in _COMPILED_CALLS]
     if single and len(programs) > 1:
-        fail(f"{what} dispatches {len(programs)} compiled programs one after another, "
-             f"not one: each jitted piece is compiled on its own and hands its result to the next through "
-             f"memory, so the compiler never sees the whole computation to fuse it. Put all of it inside "
-             f"the one function that jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
+        fail(f"{what} dispatches {len(programs)} compiled programs per call, not one: each jitted piece "
+             f"(a step of a chain, a function per pytree leaf) is compiled and dispatched on its own, so "
+             f"the compiler never sees the whole computation to fuse it. Put all of it inside the one "
+             f"function that jax.jit compiles (jax.tree.map works inside jit). "
+             f"See {DOCS}/jit-compilation.html", "not-jitted")
     if entirely and eager:
         fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
              f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "

@@ -15,6 +15,7 @@ from typing import Any
 
 import jax
 import jax.extend
+import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.programs import Program
@@ -135,6 +136,29 @@ def assert_draws(program: Program, at_least: int, *, what: str, values: str, hin
                       f"those draws, moved, mirrored, negated or tiled. A copy of a draw is not "
                       f"independent of it, however uncorrelated it looks. Draw every value you need "
                       f"(one draw with the full shape gives that many independent values).",
+                      hint, f"See {RANDOM_DOCS}"), "not-independent")
+
+
+def assert_not_rearranged(values: Any, *, what: str, tolerance: float = 0.0, hint: str = "") -> None:
+    """No value's magnitude recurs in large numbers: draws that are meant to be independent hold no
+    shuffled, permuted or negated copy of one another, even where the copy is made with a second draw
+    (a random permutation draws values too, so `assert_draws` counts it).
+
+    Independent continuous draws almost never share a magnitude: at `tolerance` (the rounding the
+    values went through, e.g. two ulps of the input they were added to) a few percent of them do;
+    copies give every copied value a twin.
+    """
+    __tracebackhide__ = True
+    magnitudes = np.sort(np.abs(np.ravel(np.asarray(values, dtype=np.float64))))
+    close = np.diff(magnitudes) <= tolerance
+    twinned = np.zeros(magnitudes.size, dtype=bool)
+    twinned[1:] |= close
+    twinned[:-1] |= close
+    if twinned.mean() > 0.25:
+        fail(sentence(f"{what}: {twinned.mean():.0%} of the values share their magnitude with another "
+                      f"one, where independent draws share almost none. Some values are a copy of "
+                      f"others, rearranged (shuffled, permuted, negated): a copy is not independent of "
+                      f"what it copies, however uncorrelated it looks. Draw every value you need.",
                       hint, f"See {RANDOM_DOCS}"), "not-independent")
 
 
