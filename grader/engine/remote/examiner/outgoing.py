@@ -236,6 +236,14 @@ def _signature(sig: Any) -> Any:
     return tuple((tuple(int(n) for n in shape), str(dtype)) for shape, dtype in sig)
 
 
+def _body(body: Any) -> Any:
+    """A compiled program's (output types, primitive names) as the subject reported them."""
+    if body is None:
+        return None
+    outputs, primitives = body
+    return _signature(outputs), frozenset(str(name) for name in primitives)
+
+
 def _jitted(obj: Any) -> bool:
     return type(obj).__name__ == "PjitFunction" and hasattr(obj, "_jit_info") and hasattr(obj, "_fun")
 

@@ -12,7 +12,7 @@ import jax
 from grader.engine.remote import codec
 from grader.engine.remote.codec import Decoder, Encoder, WireError
 from grader.engine.remote.examiner.incoming import Incoming, _update_in_place
-from grader.engine.remote.examiner.outgoing import _EMPTY, Outgoing, _cell_value, _memo_objects, _signature
+from grader.engine.remote.examiner.outgoing import _EMPTY, Outgoing, _body, _cell_value, _memo_objects, _signature
 from grader.engine.remote.examiner.process import DEBUG_ENV, SUBJECT_START_SECONDS, Subject, SubjectFailure
 from grader.engine.remote.examiner.proxies import RemoteObject
 from grader.engine.remote.launch import SubjectConfig
@@ -161,7 +161,8 @@ class Session(Outgoing, Incoming):
         if effects.get("compiles"):
             from grader.checks import compiles
 
-            compiles.note_compiles([(str(name), bool(eager), _signature(sig)) for name, eager, sig in effects["compiles"]])
+            compiles.note_compiles([(str(name), bool(eager), _signature(sig), _body(body))
+                                    for name, eager, sig, body in effects["compiles"]])
         for index in effects.get("deleted", []):
             obj = memo.get(int(index))
             if isinstance(obj, jax.Array) and not obj.is_deleted():

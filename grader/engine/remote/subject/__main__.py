@@ -15,7 +15,8 @@ from grader.engine.remote.subject.standins import _PRIVATE_MODULES
 
 
 def _listen_to_compiles(server: Server) -> None:
-    """Note every XLA compile in the request it happens in: name, eager or not, input types."""
+    """Note every XLA compile in the request it happens in: name, eager or not, input types, output
+    types and primitives."""
     import logging
 
     import jax
@@ -29,10 +30,11 @@ def _listen_to_compiles(server: Server) -> None:
     def listener(event: str, duration: float, **kwargs: Any) -> None:
         if event != compiles.COMPILE_EVENT:
             return
-        signature, spy.latest = spy.latest, None
+        signature, body = spy.take()
         eager = compiles._is_eager(sys._getframe(1))
         server.compiles.append([str(kwargs.get("fun_name", "")), eager,
-                                None if signature is None else [[list(s), d] for s, d in signature]])
+                                None if signature is None else [[list(s), d] for s, d in signature],
+                                None if body is None else [[[list(s), d] for s, d in body[0]], sorted(body[1])]])
 
     jax.monitoring.register_event_duration_secs_listener(listener)
 
