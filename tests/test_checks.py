@@ -908,3 +908,19 @@ def test_a_setting_left_as_found_from_both_starting_values():
     assert caught.value.code == "global-setting"
     checks.assert_leaves_setting(lambda: None, "jax_debug_nans", what="f()")
     assert checks.read_setting("jax_debug_nans") == before
+
+
+def test_assert_jitted_refuses_a_program_that_hands_its_work_to_a_host_callback():
+    def host_double(v):
+        return np.asarray(v) * 2
+
+    @jax.jit
+    def doubled(x):
+        return jax.pure_callback(host_double, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+    x = jnp.ones(3)
+    checks.assert_jitted(jax.jit(lambda v: v * 2), x, what="v * 2")
+    with pytest.raises(checks.KataFailure, match="pure_callback") as failure:
+        checks.assert_jitted(doubled, x, what="doubled(x)")
+    assert failure.value.code == "host-transfer"
+

@@ -285,7 +285,8 @@ _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
                   **kwargs: Any) -> None:
-    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work.
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work, and the
+    program does the work itself: it hands nothing to a host callback (`pure_callback`, `io_callback`).
 
     Args:
       entirely: also fail when some of the work runs eagerly around the compiled call (a small
@@ -294,13 +295,19 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         ("stack",) for gathering a list of inputs into one array before the call.
     """
     __tracebackhide__ = True
-    from grader.checks.programs import traced_jaxpr
+    from grader.checks.programs import CALLBACKS, traced_jaxpr
 
     jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
     if not top & _COMPILED_CALLS:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
              f"See {DOCS}/jit-compilation.html", "not-jitted")
+    called_back = sorted({eqn.primitive.name for eqn in all_eqns(jaxpr)} & CALLBACKS)
+    if called_back:
+        fail(f"{what} is jitted, but its program hands the work to the host ({', '.join(called_back)}): "
+             f"Python/NumPy computes the result on the CPU host in the middle of the program, and the "
+             f"compiled code only ships the data there and back. Write the computation with "
+             f"jax.numpy/lax inside the jitted function. See {DOCS}/jit-compilation.html", "host-transfer")
     eager = sorted(top - _COMPILED_CALLS - set(allow))
     if entirely and eager:
         fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
