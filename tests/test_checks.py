@@ -96,6 +96,19 @@ def test_count_compiles_records_what_each_program_was_compiled_for():
         jax.jit(lambda total: total / 2)(np.float32(3.0))
     assert log.names == ["jit(masked_sum)", "jit(<lambda>)"]
     assert log.signatures == [(((8,), "float32"), ((), "int32")), (((), "float32"),)]
+    assert log.outputs == [(((), "float32"),), (((), "float32"),)]
+    assert {"iota", "lt", "select_n", "reduce_sum"} <= log.primitives[0] and "div" in log.primitives[1]
+
+
+def test_clear_caches_makes_a_new_jit_of_a_traced_function_compile_again():
+    x = np.zeros(8, np.float32)
+    jax.jit(jnp.nanmean)(x)
+    with checks.count_compiles() as cached:
+        jax.jit(jnp.nanmean)(x)  # a new jit object, the same function: JAX's caches serve it
+    checks.clear_caches()
+    with checks.count_compiles() as cleared:
+        jax.jit(jnp.nanmean)(x)
+    assert cached.names == [] and cleared.names == ["jit(nanmean)"]
 
 
 def test_count_compiles_sees_a_jit_recreated_per_call():
@@ -909,3 +922,19 @@ def test_a_setting_left_as_found_from_both_starting_values():
     assert caught.value.code == "global-setting"
     checks.assert_leaves_setting(lambda: None, "jax_debug_nans", what="f()")
     assert checks.read_setting("jax_debug_nans") == before
+
+
+def test_assert_jitted_refuses_a_program_that_hands_its_work_to_a_host_callback():
+    def host_double(v):
+        return np.asarray(v) * 2
+
+    @jax.jit
+    def doubled(x):
+        return jax.pure_callback(host_double, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+    x = jnp.ones(3)
+    checks.assert_jitted(jax.jit(lambda v: v * 2), x, what="v * 2")
+    with pytest.raises(checks.KataFailure, match="pure_callback") as failure:
+        checks.assert_jitted(doubled, x, what="doubled(x)")
+    assert failure.value.code == "host-transfer"
+

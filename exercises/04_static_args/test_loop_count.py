@@ -57,6 +57,16 @@ def test_is_compiled_with_jit(exercise):
                     f"traces and the program holds exactly n steps. A lax.fori_loop with a traced n needs "
                     f"no static argument at all, which is the other exercise's idea, not this one's. "
                     f"See {checks.DOCS}/jit-compilation.html#marking-arguments-as-static", "wrong-tool")
+    checks.assert_no_callbacks(program, what="newton_sqrt(x, 3)")
+    # n static: Python unrolls the loop while tracing, so a larger n is a longer program. A traced n
+    # (a fixed number of masked steps, say) compiles one program of the same size for every n.
+    sizes = {n: checks.jaxpr_size(lambda v, n=n: exercise.newton_sqrt(v, n), x) for n in (2, 5)}
+    if sizes[5] <= sizes[2]:
+        checks.fail(f"newton_sqrt(x, 2) and newton_sqrt(x, 5) trace to programs of the same size ({sizes[2]} "
+                    f"and {sizes[5]} equations): n reaches the program as traced data, and the same steps "
+                    f"run whatever n is, so n=2 pays for as many steps as n=5. With n static, Python runs "
+                    f"the loop while jit traces and the program holds exactly n steps. "
+                    f"See {checks.DOCS}/jit-compilation.html#marking-arguments-as-static", "static-argument")
     calls = [eqn for eqn in program.jaxpr.jaxpr.eqns if eqn.primitive.name in ("jit", "pjit")]
     if len(calls) > 1:
         checks.fail(f"newton_sqrt(x, 3) dispatches {len(calls)} compiled programs one after another: the "

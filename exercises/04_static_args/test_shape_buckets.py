@@ -2,7 +2,6 @@
 
 from collections import Counter
 
-import jax
 import numpy as np
 
 from grader import checks
@@ -28,7 +27,7 @@ def test_compiles_at_most_once_per_bucket(exercise):
     inputs = _inputs(lengths, seed=2)
     # Start from empty in-memory caches so the count does not depend on what earlier
     # checks compiled.
-    jax.clear_caches()
+    checks.clear_caches()
     done = 0
     with checks.count_compiles() as log:
         for x in inputs:
@@ -54,6 +53,7 @@ def test_compiles_at_most_once_per_bucket(exercise):
                     f"the mean itself was computed before them, outside the compiled code. The padded "
                     f"array must reach the jitted function, which masks the padding and averages. "
                     f"See {checks.DOCS}/jit-compilation.html", "not-jitted")
+    _assert_mean_computed_inside(log, calls)
     # Eager jnp operations compile per shape too (jnp.pad on the unpadded input: one per length),
     # so they count against the budget.
     every = checks.CompileLog(None, names=[name for name, _ in programs] + [f"{name} (eager)" for name in eager])
@@ -87,3 +87,25 @@ def test_compiles_at_most_once_per_bucket(exercise):
                     f"maximum (or to another rule's sizes) compiles as rarely but computes on far more "
                     f"padding than the task's buckets allow. See {checks.DOCS}/jit-compilation.html",
                     "wrong-tool")
+
+
+def _assert_mean_computed_inside(log, calls):
+    """The jitted function that receives the padded bucket reduces it to the mean itself: it neither
+    hands it to the host (a callback) nor returns it for NumPy to average afterwards."""
+    bodies = [(name, sig, outputs, prims) for name, sig, outputs, prims
+              in zip(log.names, log.signatures, log.outputs, log.primitives)
+              if name != "jit(stage)" and sig is not None and outputs is not None
+              and any(len(shape) == 1 for shape, _ in sig)]
+    called_back = sorted({name for name, _, _, prims in bodies if prims & checks.CALLBACKS})
+    if called_back:
+        checks.fail(f"bucketed_mean's jitted function ({', '.join(called_back)}) hands the padded input to a "
+                    f"host callback for {calls}: NumPy computes the mean on the host, in the middle of the "
+                    f"program, and JAX does none of the work. Write the masked mean with jax.numpy inside "
+                    f"the jitted function. See {checks.DOCS}/jit-compilation.html", "host-transfer")
+    if bodies and not any(outputs and all(shape == () for shape, _ in outputs) for _, _, outputs, _ in bodies):
+        seen = sorted({f"{name} -> {', '.join(f'{dtype}{list(shape)}' for shape, dtype in outputs)}"
+                       for name, _, outputs, _ in bodies})
+        checks.fail(f"bucketed_mean's jitted function received the padded input but returned arrays, not the "
+                    f"mean ({'; '.join(seen[:3])}) for {calls}: the averaging happened after it, outside "
+                    f"the compiled code. The jitted function must mask the padding and reduce the bucket "
+                    f"to the mean itself. See {checks.DOCS}/jit-compilation.html", "not-jitted")

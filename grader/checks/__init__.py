@@ -14,7 +14,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - site: where the exercise runs (this process, or the grader's subject process)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
   `assert_reuses_program` (repeated calls compile nothing), `max_traces` (chex's trace counter on a
-  function handed to the answer)
+  function handed to the answer), `clear_caches` (JAX's caches emptied where the exercise
+  runs, before a count)
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
@@ -40,7 +41,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
-                                    assert_jitted, assert_reuses_program, count_compiles, max_traces)
+                                    assert_jitted, assert_reuses_program, clear_caches, count_compiles,
+                                    max_traces)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
@@ -71,7 +73,7 @@ __all__ = [
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
-    "assert_split_over_devices", "assert_uses", "change_setting", "compiled_program", "count_compiles",
+    "assert_split_over_devices", "assert_uses", "change_setting", "clear_caches", "compiled_program", "count_compiles",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
     "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",

@@ -15,6 +15,7 @@ import jax
 
 from grader.checks import site
 from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.programs import all_eqns
 
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -83,13 +84,25 @@ class CompileLog:
     `names[i]` was compiled for: the (shape, dtype name) of each of its inputs
     (None if JAX did not report it), e.g. `(((128,), "float32"), ((), "int32"))`.
     It shows what reached the compiled code: padded buckets, or only a scalar
-    the host already computed.
+    the host already computed. `outputs[i]` are the (shape, dtype name) of its
+    results and `primitives[i]` the primitive names of its program, nested ones
+    included (None if not seen): what the compiled code did with its inputs,
+    or whether it handed them to a host callback.
     """
 
     name: str | None
     names: list[str] = field(default_factory=list)
     eager: list[str] = field(default_factory=list)
     signatures: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
+    outputs: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
+    primitives: list[frozenset[str] | None] = field(default_factory=list)
+
+    def add(self, fun_name: str, signature: Any, body: tuple[Any, frozenset[str]] | None) -> None:
+        """One counted program: its name, input types and (output types, primitive names)."""
+        self.names.append(fun_name)
+        self.signatures.append(signature)
+        self.outputs.append(None if body is None else body[0])
+        self.primitives.append(None if body is None else body[1])
 
     @property
     def count(self) -> int:
@@ -107,12 +120,14 @@ _LOWERING_MESSAGE = "Compiling %s with global shapes and types"
 
 
 class _LoweringSpy(logging.Filter):
-    """Keeps the input types of the program being lowered; lets through only what would show anyway."""
+    """Keeps the input types of the program being lowered, and its output types and primitives (from
+    the lowering's own frame, which logs); lets through only what would show anyway."""
 
     def __init__(self, quiet_below: int) -> None:
         super().__init__()
         self.quiet_below = quiet_below
         self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
+        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None = None
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str) and record.msg.startswith(_LOWERING_MESSAGE):
@@ -120,22 +135,45 @@ class _LoweringSpy(logging.Filter):
                 self.latest = tuple((tuple(a.shape), str(a.dtype)) for a in record.args[1])
             except Exception:  # noqa: BLE001 - an unexpected record only loses a signature
                 self.latest = None
+            self.latest_body = _lowered_body(sys._getframe(1))
         return record.levelno >= self.quiet_below
+
+    def take(self) -> tuple[Any, Any]:
+        """The latest program's (signature, body), forgotten here so that the next compile starts clean."""
+        taken = self.latest, self.latest_body
+        self.latest = self.latest_body = None
+        return taken
+
+
+def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None:
+    """Output types and primitive names of the jaxpr that the lowering frame above `frame` compiles."""
+    for _ in range(12):  # out of the logging machinery, up to JAX's lowering function
+        if frame is None:
+            return None
+        closed = frame.f_locals.get("closed_jaxpr") if frame.f_code.co_filename.startswith(JAX_DIR) else None
+        if closed is not None:
+            try:
+                outputs = tuple((tuple(a.shape), str(a.dtype)) for a in closed.out_avals)
+                return outputs, frozenset(eqn.primitive.name for eqn in all_eqns(closed.jaxpr))
+            except Exception:  # noqa: BLE001 - an unexpected program only loses what it did
+                return None
+        frame = frame.f_back
+    return None
 
 
 _OPEN_LOGS: list[tuple[CompileLog, _LoweringSpy]] = []  # the count_compiles blocks open now
 
 
-def note_compiles(events: list[tuple[str, bool, Any]]) -> None:
+def note_compiles(events: list[tuple[str, bool, Any, Any]]) -> None:
     """Compiles that happened where the exercise's code runs, in another process: (program name,
-    whether it served an eager operation, its input types), into every open `count_compiles` block."""
+    whether it served an eager operation, its input types, its (output types, primitive names)), into
+    every open `count_compiles` block."""
     for log, _ in _OPEN_LOGS:
-        for fun_name, eager, signature in events:
+        for fun_name, eager, signature, body in events:
             if eager:
                 log.eager.append(fun_name)
             elif _matches(fun_name, log.name):
-                log.names.append(fun_name)
-                log.signatures.append(signature)
+                log.add(fun_name, signature, body)
 
 
 @contextlib.contextmanager
@@ -160,12 +198,11 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
         if event != COMPILE_EVENT:
             return
         fun_name = str(kwargs.get("fun_name", ""))
-        signature, spy.latest = spy.latest, None
+        signature, body = spy.take()
         if is_eager(sys._getframe(1)):
             log.eager.append(fun_name)
         elif _matches(fun_name, name):
-            log.names.append(fun_name)
-            log.signatures.append(signature)
+            log.add(fun_name, signature, body)
 
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
@@ -178,6 +215,19 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
         jax.monitoring.unregister_event_duration_listener(listener)
         logger.removeFilter(spy)
         logger.setLevel(old_level)
+
+
+def clear_caches() -> None:
+    """Empty JAX's in-memory caches here and where the exercise runs, so a count starts from nothing.
+
+    A count that must see every program compile (one per bucket, per shape) depends otherwise on what
+    earlier checks compiled. A fresh import does not reset it: a new `jax.jit` of a function JAX already
+    traced (`jax.jit(jnp.nanmean)`) reuses that function's cached programs without compiling.
+    """
+    jax.clear_caches()
+    where = site.current()
+    if where is not None:  # under the grader the exercise's JAX, and its caches, live in the subject
+        where.run(jax.clear_caches)
 
 
 RECOMPILE_CAUSES = (
@@ -235,7 +285,8 @@ _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
                   single: bool = False, **kwargs: Any) -> None:
-    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work.
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work, and the
+    program does the work itself: it hands nothing to a host callback (`pure_callback`, `io_callback`).
 
     Args:
       entirely: also fail when some of the work runs eagerly around the compiled call (a small
@@ -247,13 +298,19 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         task asks for one program, not for a jitted step called in a loop).
     """
     __tracebackhide__ = True
-    from grader.checks.programs import traced_jaxpr
+    from grader.checks.programs import CALLBACKS, traced_jaxpr
 
     jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
     if not top & _COMPILED_CALLS:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
              f"See {DOCS}/jit-compilation.html", "not-jitted")
+    called_back = sorted({eqn.primitive.name for eqn in all_eqns(jaxpr)} & CALLBACKS)
+    if called_back:
+        fail(f"{what} is jitted, but its program hands the work to the host ({', '.join(called_back)}): "
+             f"Python/NumPy computes the result on the CPU host in the middle of the program, and the "
+             f"compiled code only ships the data there and back. Write the computation with "
+             f"jax.numpy/lax inside the jitted function. See {DOCS}/jit-compilation.html", "host-transfer")
     eager = sorted(top - _COMPILED_CALLS - set(allow))
     programs = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns if eqn.primitive.name in _COMPILED_CALLS]
     if single and len(programs) > 1:

@@ -164,7 +164,8 @@ class Session(Outgoing, Incoming):
         if effects.get("compiles"):
             from grader.checks import compiles
 
-            compiles.note_compiles([(str(name), bool(eager), _signature(sig)) for name, eager, sig in effects["compiles"]])
+            compiles.note_compiles([(str(name), bool(eager), _signature(sig), _body(body))
+                                    for name, eager, sig, body in effects["compiles"]])
         for index in effects.get("deleted", []):
             obj = memo.get(int(index))
             if isinstance(obj, jax.Array) and not obj.is_deleted():
@@ -226,6 +227,14 @@ class Session(Outgoing, Incoming):
             self.last_settings[name] = now
         mesh = mesh_lib.get_concrete_mesh()
         return {"settings": settings, "mesh": None if mesh is None or mesh.empty else mesh}
+
+
+def _body(body: Any) -> Any:
+    """A compiled program's (output types, primitive names) as the subject reported them."""
+    if body is None:
+        return None
+    outputs, primitives = body
+    return _signature(outputs), frozenset(str(name) for name in primitives)
 
 
 def _signature(sig: Any) -> Any:

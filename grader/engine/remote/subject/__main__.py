@@ -34,7 +34,7 @@ def _listen_to_compiles() -> None:
     def listener(event: str, duration: float, **kwargs: Any) -> None:
         if event != compiles.COMPILE_EVENT:
             return
-        signature, spy.latest = spy.latest, None
+        signature, body = spy.take()
         caller = sys._getframe(1)
         frame = caller
         while frame is not None and frame.f_code is not answering:
@@ -42,7 +42,8 @@ def _listen_to_compiles() -> None:
         if frame is None:
             return  # not while serving a request: no reply to report it in
         record = [str(kwargs.get("fun_name", "")), compiles.is_eager(caller),
-                  None if signature is None else [[list(s), d] for s, d in signature]]
+                  None if signature is None else [[list(s), d] for s, d in signature],
+                  None if body is None else [[[list(s), d] for s, d in body[0]], sorted(body[1])]]
         frame.f_locals["self"].effects["compiles"].append(record)
 
     jax.monitoring.register_event_duration_secs_listener(listener)
