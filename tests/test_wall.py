@@ -34,9 +34,16 @@ from grader.core.limits import Limits
 from support import PRISTINE, PURITY
 
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
-NAMES = sorted(path.stem for path in ATTACKS.glob("*.py"))
+NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.startswith("_"))  # _x.py: shared parts
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
 REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery"}
+
+
+def _attack_text(name: str) -> str:
+    """An attack's file, after the shared parts its `# with: _part.py` lines name."""
+    text = (ATTACKS / f"{name}.py").read_text()
+    parts = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("# with:")]
+    return "\n\n".join([(ATTACKS / part).read_text() for part in parts] + [text])
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +53,7 @@ def attacked(runs, tmp_path_factory):
 
     def run(name: str):
         root = scratch / name
-        attack = (ATTACKS / f"{name}.py").read_text()
+        attack = _attack_text(name)
         for entry in PURITY:
             stub = (PRISTINE / "exercises" / entry.path).read_text()
             dest = root / entry.path
