@@ -19,7 +19,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
-  `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names),
+  `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names), `assert_computes`
+  (the program read is the one that computes the task's values: run by the examiner under the grader),
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
   per example), `compiled_program` (partitioned HLO), `assert_receives_at_most` (bytes each device
   receives through collectives), `assert_not_unrolled`, `assert_loops_rolled`,
@@ -53,7 +54,8 @@ from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, as
                                     compiled_program, per_device_shape)
 from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled, assert_no_stacked_copies,
                                  assert_not_unrolled, assert_not_unrolled_over_batch)
-from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_no_callbacks,
+from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_computes,
+                                    assert_no_callbacks,
                                     assert_not_uses, assert_uses, jaxpr_primitives, jaxpr_size, program_of,
                                     traced_jaxpr)
 from grader.checks import forms
@@ -67,7 +69,7 @@ from grader.checks.values import (assert_close, assert_follows, assert_leaves_se
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "Predictions", "assert_close", "assert_compiles", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "Predictions", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",

@@ -17,7 +17,8 @@ import jax
 import jax.extend
 import numpy as np
 
-from grader.checks.core import DOCS, fail, sentence
+from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
 COLLECTIVES = frozenset({"psum", "psum_invariant", "pmax", "pmin", "ppermute", "all_gather",
@@ -34,11 +35,11 @@ def all_eqns(jaxpr: Any) -> Iterator[Any]:
             yield from all_eqns(sub)
 
 
-def traced_jaxpr(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
+def traced_jaxpr(fn: Callable, *args: Any, what: str, return_shape: bool = False, **kwargs: Any) -> Any:
     """`jax.make_jaxpr` of fn(*args, **kwargs); a failure to trace becomes the lesson for that error."""
     __tracebackhide__ = True
     try:
-        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
+        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs), return_shape=return_shape)(*args)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError) as error:
         from grader.runtime.explain import explain
@@ -185,9 +186,24 @@ def _always_zero(jaxpr: Any) -> set[int]:
 
 @dataclass
 class Program:
-    """A traced program: `program_of(fn, *args)`."""
+    """A traced program: `program_of(fn, *args)`.
+
+    `inputs` are the concrete values it was traced with (flattened), `out_tree` the structure of
+    what it returns; both are empty for a program made from a bare jaxpr (`Program(jaxpr)`).
+    """
 
     jaxpr: Any
+    inputs: tuple = ()
+    out_tree: Any = None
+
+    def values(self) -> Any:
+        """What the program computes on the inputs it was traced with, computed where the check
+        runs, by JAX there: under the grader the examiner runs the program the subject traced,
+        so the values are the examiner's own, never the subject's word."""
+        if self.out_tree is None or any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
+            raise TypeError("Program.values() needs a program traced by program_of with concrete inputs")
+        run = jax.jit(jax.extend.core.jaxpr_as_fun(self.jaxpr))
+        return jax.tree.unflatten(self.out_tree, run(*self.inputs))
 
     def primitives(self) -> list[str]:
         return [eqn.primitive.name for eqn in all_eqns(self.jaxpr)]
@@ -318,9 +334,14 @@ class Program:
 
 
 def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any) -> Program:
-    """The traced program of fn(*args, **kwargs), for the helpers below or a check's own questions."""
+    """The traced program of fn(*args, **kwargs), for the helpers below or a check's own questions.
+
+    With concrete args, `assert_computes` can tie what the check reads in the program to what
+    the task asks it to compute."""
     __tracebackhide__ = True
-    return Program(traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"), **kwargs))
+    jaxpr, shapes = traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"),
+                                 return_shape=True, **kwargs)
+    return Program(jaxpr, tuple(jax.tree.leaves(args)), jax.tree.structure(shapes))
 
 
 # --- the tool the task names ------------------------------------------------------------------
@@ -355,6 +376,31 @@ def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, 
     found = sorted(set(program.primitives()) & set(primitives))
     if found:
         fail(sentence(f"{what}: its program contains {', '.join(found)}.", why), code)
+
+
+def assert_computes(program: Program, expected: Any, *, what: str, rtol: float = 1e-5, atol: float = 1e-6,
+                    hint: str = "") -> None:
+    """The program a check reads computes the values the task asks for, on the inputs it was traced
+    with, run where the check runs (under the grader: by the examiner, from the program alone).
+
+    What a check reads in a program (its scan, its collective) then belongs to the program that
+    does the work: a program with the right tool whose values come from elsewhere fails here.
+    Host callbacks are refused first, since their values are computed outside the program.
+    """
+    __tracebackhide__ = True
+    assert_no_callbacks(program, what=what)
+    try:
+        assert_close(program.values(), expected, what=f"the program traced for {what}", rtol=rtol, atol=atol,
+                     hint=sentence(hint, _TRACE_TIME_CAUSE))
+    except KataFailure as failure:
+        fail(failure.message, "program-differs")
+
+
+# Why a program can compute other values than the same function called eagerly, said only as a
+# condition: a function whose program is wrong is usually wrong when called too.
+_TRACE_TIME_CAUSE = ("If calling it gives the right values, its program differs from the call: a traced "
+                     "program holds what the function read while it was traced (a global, a NumPy "
+                     "random draw, a Python value) as a constant, and nothing it does outside JAX.")
 
 
 def assert_no_callbacks(program: Program, *, what: str) -> None:

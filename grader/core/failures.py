@@ -41,6 +41,7 @@ FAILURE_CODES = {
     "not-pytree": "hands JAX an object that is not an array or a registered pytree of arrays",
     "global-setting": "leaves a global JAX setting changed",
     "not-traced": "runs the function on values instead of tracing it",
+    "program-differs": "traces a program that computes other values than the task asks for",
     "repeated-work": "traces the same computation more than once",
     "bad-timing": "times something other than the finished work (queueing, compiling, nothing)",
     "static-argument": "marks the wrong arguments static",
