@@ -1,8 +1,8 @@
 """The wall between judge and judged: what a submission's code can and cannot do to its grade.
 
 Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of
-the purity topic (or of the exercises its `# exercises:` line names), as a student who read the grader's source would: it patches
-the test runner, forges the result channel (key from memory, records on every
+the purity topic (or of the exercises its `# exercises:` line names), as a
+student who read the grader's source would: it patches the test runner, forges the result channel (key from memory, records on every
 descriptor), overwrites the checks library, registers a plugin through the
 garbage collector, writes result files, walks frames, exits cleanly, fakes
 compile events, or looks for the subject's server (through the compile listener
