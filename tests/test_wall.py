@@ -1,18 +1,16 @@
 """The wall between judge and judged: what a submission's code can and cannot do to its grade.
 
-Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of
-the purity topic (or of the exercises its `# exercises:` line names), as a
-student who read the grader's source would: it patches the test runner,
-forges the result channel (key from memory, records on every descriptor), overwrites the checks library, registers a plugin through the
-garbage collector, writes result files, walks frames, exits cleanly, fakes
-compile events, or looks for the subject's server (through the compile listener
-it registers with JAX, through closures from every module's globals, through
-names assembled at run time, through the frame a signal handler is handed) to
-make its replies hide a mutated input, or answers with an object that reports
-a compiled program's layouts itself. The exercises are imported only in the subject process, so none of it can reach
-the examiner that judges, and nothing the submission can reach there leads to
-the object that builds the subject's replies: each must score 0, and what the
-audit hook refused is flagged for review.
+Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of the purity topic (or
+of the exercises its `# exercises:` line names), as a student who read the grader's source would: it
+patches the test runner, forges the result channel (key from memory, records on every descriptor),
+overwrites the checks library, registers a plugin through the garbage collector, writes result
+files, walks frames, exits cleanly, fakes compile events, or looks for the subject's server (through
+the compile listener it registers with JAX, through closures from every module's globals, through
+names assembled at run time, through the frame a signal handler is handed) to make its replies hide
+a mutated input, or answers with an object that reports a compiled program's layouts itself. The
+exercises are imported only in the subject process, so none of it can reach the examiner that
+judges, and nothing the submission can reach there leads to the object that builds the subject's
+replies: each must score 0, and what the audit hook refused is flagged for review.
 
 The protocol's own failure modes are tested against fake subjects: one that
 dies, hangs, floods, answers garbage or out of shape costs the check it was
