@@ -1,18 +1,16 @@
 """The wall between judge and judged: what a submission's code can and cannot do to its grade.
 
-Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of
-the purity topic, as a student who read the grader's source would: it patches
-the test runner, forges the result channel (key from memory, records on every
-descriptor), overwrites the checks library, registers a plugin through the
-garbage collector, writes result files, walks frames, exits cleanly, fakes
-compile events, or looks for the subject's server (through the compile listener
-it registers with JAX, through closures from every module's globals, through
-names assembled at run time, through the frame a signal handler is handed) to
-make its replies hide a mutated input. The
-exercises are imported only in the subject process, so none of it can reach
-the examiner that judges, and nothing the submission can reach there leads to
-the object that builds the subject's replies: each must score 0, and what the
-audit hook refused is flagged for review.
+Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of the purity topic (or
+of the exercises its `# exercises:` line names), as a student who read the grader's source would: it
+patches the test runner, forges the result channel (key from memory, records on every descriptor),
+overwrites the checks library, registers a plugin through the garbage collector, writes result
+files, walks frames, exits cleanly, fakes compile events, or looks for the subject's server (through
+the compile listener it registers with JAX, through closures from every module's globals, through
+names assembled at run time, through the frame a signal handler is handed) to make its replies hide
+a mutated input, or answers with an object that reports a compiled program's layouts itself. The
+exercises are imported only in the subject process, so none of it can reach the examiner that
+judges, and nothing the submission can reach there leads to the object that builds the subject's
+replies: each must score 0, and what the audit hook refused is flagged for review.
 
 The protocol's own failure modes are tested against fake subjects: one that
 dies, hangs, floods, answers garbage or out of shape costs the check it was
@@ -31,7 +29,8 @@ import pytest
 from grader import REPO_ROOT
 from grader.engine.grading import grade
 from grader.core.limits import Limits
-from support import PRISTINE, PURITY
+from grader.core.manifest import select
+from support import ALL_EXERCISES, PRISTINE, PURITY
 
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
 NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.startswith("_"))  # _x.py: shared parts
@@ -46,20 +45,27 @@ def _attack_text(name: str) -> str:
     return "\n\n".join([(ATTACKS / part).read_text() for part in parts] + [text])
 
 
+def _attacked_exercises(name: str) -> list:
+    """The exercises an attack's `# exercises: id,id` line names; the purity topic without one."""
+    text = (ATTACKS / f"{name}.py").read_text()
+    ids = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("# exercises:")]
+    return select(ALL_EXERCISES, ",".join(ids)) if ids else PURITY
+
+
 @pytest.fixture(scope="module")
 def attacked(runs, tmp_path_factory):
-    """Each attack appended to every purity stub, graded on the shared workers."""
+    """Each attack appended to every stub of the exercises it names, graded on the shared workers."""
     scratch = tmp_path_factory.mktemp("attacks")
 
     def run(name: str):
         root = scratch / name
-        attack = _attack_text(name)
-        for entry in PURITY:
+        attack, exercises = _attack_text(name), _attacked_exercises(name)
+        for entry in exercises:
             stub = (PRISTINE / "exercises" / entry.path).read_text()
             dest = root / entry.path
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_text(stub + "\n\n" + attack)
-        return grade(root, only=PURITY, limits=Limits(check_seconds=60, submission_seconds=600))
+        return grade(root, only=exercises, limits=Limits(check_seconds=60, submission_seconds=600))
 
     for name in NAMES:
         runs.submit(f"attack-{name}", run, name)

@@ -18,11 +18,15 @@ def setup():
 
 
 def _compiled(fn, x):
+    """fn's own compiled program, compiled here from its trace (what fn.lower() answers is the answer's
+    say, not the program's)."""
     if not hasattr(fn, "lower"):
         checks.fail("make_centering(mesh) should return the jax.jit-wrapped function (what it returned has "
                     "no .lower): the input and output layouts are arguments of jax.jit, part of the "
                     f"compiled program, not work done around it. See {SHARDING_DOCS}", "wrong-tool")
-    return fn.lower(x).compile()
+    return checks.compiled_jit(fn, x, what="the function make_centering(mesh) returned",
+                               hint=f"Return jax.jit(center_columns, in_shardings=..., out_shardings=...) "
+                                    f"itself. See {SHARDING_DOCS}")
 
 
 def columns_out_of_the_program(exercise):
@@ -43,7 +47,7 @@ def columns_out_of_the_program(exercise):
              "it the result keeps the rows layout it came in with.")
     # The layout must come out of the program itself: a result resharded afterwards (device_put) lands
     # the same way, but pays a second transfer outside the compiled program.
-    got = _compiled(fn, x).output_shardings
+    (got,) = _compiled(fn, x).output_shardings
     columns = NamedSharding(mesh, P(None, "data"))
     if not getattr(got, "is_equivalent_to", lambda *_: False)(columns, x.ndim):
         checks.fail(f"the compiled center_columns returns its result as {got}; the columns layout came "

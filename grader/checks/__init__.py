@@ -22,7 +22,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names), `assert_computes`
   (the program read is the one that computes the task's values: run by the examiner under the grader),
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
-  per example), `compiled_program` (partitioned HLO), `assert_receives_at_most` (bytes each device
+  per example), `compiled_program` (partitioned HLO), `compiled_jit` (a jitted function's own
+  program, compiled here from its trace), `assert_receives_at_most` (bytes each device
   receives through collectives), `assert_not_unrolled`, `assert_loops_rolled`,
   `assert_not_unrolled_over_batch`, `assert_loop_stops_on_data` (a while loop that decides)
 - devices: `assert_on_devices`, `assert_sharding`, `assert_replicated`,
@@ -51,7 +52,7 @@ from grader.checks.devices import (assert_donated, assert_on_devices, assert_rep
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,
-                                    compiled_program, per_device_shape)
+                                    compiled_jit, compiled_program, per_device_shape)
 from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled, assert_no_stacked_copies,
                                  assert_not_unrolled, assert_not_unrolled_over_batch)
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_computes,
@@ -75,7 +76,7 @@ __all__ = [
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
-    "assert_split_over_devices", "assert_uses", "change_setting", "clear_caches", "compiled_program", "count_compiles",
+    "assert_split_over_devices", "assert_uses", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
     "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",
