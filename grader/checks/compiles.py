@@ -15,7 +15,7 @@ import jax
 
 from grader.checks import site
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.programs import all_eqns
+from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program_of
 
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -284,7 +284,8 @@ _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
 
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
-                  single: bool = False, **kwargs: Any) -> None:
+                  single: bool = False, expected: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
+                  **kwargs: Any) -> None:
     """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work, and the
     program does the work itself: it hands nothing to a host callback (`pure_callback`, `io_callback`).
 
@@ -296,11 +297,13 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
       single: also fail when the work is split over several compiled calls (pieces chained one
         after another, a jitted function per pytree leaf), each dispatched on its own (where the
         task asks for one program, not for a jitted step called in a loop).
+      expected: what fn(*args) must return. The program read here is then run where the check runs
+        and must compute it (`assert_computes`): a function that shows a jitted program only when
+        traced, and computes its values another way when called, fails.
     """
     __tracebackhide__ = True
-    from grader.checks.programs import CALLBACKS, traced_jaxpr
-
-    jaxpr = traced_jaxpr(fn, *args, what=what, **kwargs)
+    program = program_of(fn, *args, what=what, **kwargs)
+    jaxpr = program.jaxpr
     top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
     if not top & _COMPILED_CALLS:
         fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
@@ -324,6 +327,8 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
              f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
              f"compiler never sees the whole computation. All of it belongs inside the function that "
              f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
+    if expected is not None:
+        assert_computes(program, expected, what=what, rtol=rtol, atol=atol)
 
 
 def assert_reuses_program(call: Callable[[], Any], *, what: str, calls: str, times: int = 2,
