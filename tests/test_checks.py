@@ -27,6 +27,21 @@ def test_assert_close_names_the_call_and_the_leaf():
         checks.assert_close((1.0, 2.0), [1.0, 2.0, 3.0], what="f(x)")
 
 
+def test_a_leaked_tracer_is_named_as_one_not_as_numpy_on_a_tracer():
+    kept = {}
+
+    def loss(x):
+        kept["aux"] = jnp.sin(x)
+        return x**2
+
+    jax.grad(loss)(1.0)
+    for check in (lambda: checks.assert_close({"aux": kept["aux"]}, {"aux": 0.0}, what="f(x)"),
+                  lambda: checks.assert_shape_dtype(kept["aux"], (), jnp.float32, what="f(x)")):
+        with pytest.raises(KataFailure, match="is a tracer, not an array") as failure:
+            check()
+        assert failure.value.code == "leaked-tracer"
+
+
 def test_assert_shape_dtype():
     checks.assert_shape_dtype(jnp.zeros((2, 3)), (2, 3), jnp.float32, what="f()")
     with pytest.raises(KataFailure, match=r"returned int32\[2, 3\]; expected float32\[2, 3\]"):

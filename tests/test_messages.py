@@ -13,6 +13,12 @@ from support import EXERCISES, variants
 
 # (variant label, check name, phrases the reason must hold, phrases it must not hold)
 SLIPS = [
+    # Metrics saved on the side while jax.grad traced: a leaked tracer, though no NumPy was called.
+    ("grad-3:mutant_metrics_kept_on_the_side", "test_metrics_come_back_with_the_gradient",
+     ["is a tracer, not an array", "has_aux=True"], ["handed to NumPy"]),
+    # The one-example function called once on the whole batch, where jnp.dot happens to broadcast.
+    ("vmap-1:mimic_whole_batch_call", "test_maps_predict_single_itself",
+     ["once with the whole batch"], ["write the batched formula again"]),
     # int64 input converted before 64-bit types were on: no float exists, the values were cut to int32.
     ("dtype-4:mutant_converted_before_x64", "test_exact_int64_milliseconds",
      ["entered JAX as int32", "before 64-bit types were on"], ["detour"]),

@@ -43,19 +43,28 @@ def test_batch_of_one_and_batch_larger_than_features(exercise):
 
 def test_maps_predict_single_itself(exercise):
     # Another model in predict_single's place: an answer that maps predict_single gives its
-    # numbers; one that re-derives the logistic model by hand does not. Values first (batch 8),
-    # so a wrong answer hears about its values; then the swap on shapes not traced yet (batch 7).
+    # numbers; one that re-derives the logistic model by hand does not, nor one that calls
+    # predict_single once on the whole batch (the max below is one example's under vmap, the
+    # whole batch's in such a call). Values first (batch 8), so a wrong answer hears about its
+    # values; then the swap on shapes not traced yet (batch 7).
     w, b, xs = _inputs(batch=8, seed=8, d=5)
     checks.assert_close(jax.jit(exercise.predict_batch)(w, b, xs), _by_hand(w, b, xs),
                         what="predict_batch(w, b, xs) with 8 examples of 5 features", hint=SHARED)
     w, b, xs = _inputs(batch=7, seed=7, d=5)
 
     def another_model(w, b, x):
-        return jnp.tanh(jnp.dot(w, x)) * b
+        return jnp.tanh(jnp.dot(w, x)) * b + jnp.max(x)
 
     with checks.swap_function(exercise, "predict_single", another_model):
         out = jax.jit(exercise.predict_batch)(w, b, xs)
-    checks.assert_follows(out, np.tanh(xs @ w) * b, what="predict_batch(w, b, xs)",
+    whole_batch = np.tanh(xs @ w) * b + xs.max()
+    if np.shape(out) == whole_batch.shape and np.allclose(out, whole_batch, rtol=1e-5, atol=1e-6):
+        checks.fail("predict_batch(w, b, xs) calls predict_single once with the whole batch as x: "
+                    "with predict_single swapped for a model that takes the max of its x, every "
+                    "example got the max over all examples. jnp.dot happens to broadcast, but a "
+                    "one-example function need not: map it with jax.vmap, which hands it one "
+                    "example of shape (d,) at a time.", "wrong-tool")
+    checks.assert_follows(out, np.tanh(xs @ w) * b + xs.max(axis=1), what="predict_batch(w, b, xs)",
                           swapped="predict_single", rtol=1e-5, atol=1e-6,
                           hint="The task is to batch the one-example function with jax.vmap, "
                                "not to write the batched formula again.")

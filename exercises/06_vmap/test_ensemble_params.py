@@ -61,8 +61,9 @@ def test_members_as_many_as_bias_entries(exercise):
 
 def test_maps_layer_itself(exercise):
     # Another model in layer's place: a vmap of layer follows it; the ensemble written out
-    # by hand (an einsum) does not. Values first (6 members), then the swap on shapes not
-    # traced yet (5 members).
+    # by hand (an einsum) does not, nor layer called once on the whole stack of weights (the
+    # max below is one member's under vmap, every member's in such a call). Values first
+    # (6 members), then the swap on shapes not traced yet (5 members).
     params, x = _inputs(members=6, seed=6, d=3, k=2)
     out = _call(exercise, params, x)
     checks.assert_close(out, _by_hand(params, x), what="ensemble_outputs(params, x) with 6 members",
@@ -70,11 +71,19 @@ def test_maps_layer_itself(exercise):
     params, x = _inputs(members=5, seed=5, d=3, k=2)
 
     def another(params, x):
-        return jnp.sin(x @ params["w"]) * params["b"]
+        return jnp.sin(x @ params["w"]) * params["b"] + jnp.max(params["w"])
 
     with checks.swap_function(exercise, "layer", another):
         out = _call(exercise, params, x)
-    want = np.sin(np.einsum("d,edk->ek", x, params["w"])) * params["b"]
+    outputs = np.sin(np.einsum("d,edk->ek", x, params["w"])) * params["b"]
+    whole_stack = outputs + params["w"].max()
+    if np.shape(out) == whole_stack.shape and np.allclose(out, whole_stack, rtol=1e-5, atol=1e-6):
+        checks.fail("ensemble_outputs(params, x) calls layer once with the whole stack of weights: "
+                    "with layer swapped for a model that takes the max of its w, every member got "
+                    "the max over all members. The matmul happens to broadcast over the member "
+                    "axis, but a one-model layer need not: map it with jax.vmap, which hands it one "
+                    "member's w of shape (d, k) at a time.", "wrong-tool")
+    want = outputs + params["w"].max(axis=(1, 2))[:, None]
     checks.assert_follows(out, want, what="ensemble_outputs(params, x)", swapped="layer",
                           rtol=1e-5, atol=1e-6,
                           hint="The task is to run the one-model layer over the stacked weights "

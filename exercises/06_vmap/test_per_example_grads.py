@@ -27,6 +27,12 @@ def _by_hand(params, xs, ys):
     return {"w": 2.0 * residual[:, None] * xs, "b": 2.0 * residual}
 
 
+def _matches(grads, want):
+    return isinstance(grads, dict) and grads.keys() == want.keys() and all(
+        np.shape(grads[k]) == want[k].shape and np.allclose(grads[k], want[k], rtol=2e-5, atol=1e-5)
+        for k in want)
+
+
 def _call(exercise, params, xs, ys):
     return jax.jit(exercise.per_example_grads)(params, xs, ys)
 
@@ -59,19 +65,29 @@ def test_average_of_per_example_grads_is_the_batch_gradient(exercise):
 
 def test_differentiates_loss_itself(exercise):
     # Another loss in loss's place: the gradients of an answer built on jax.grad(loss) follow
-    # it; a gradient formula derived by hand does not. Values first (batch 7), so a wrong
-    # answer hears about its values; then the swap on shapes not traced yet (batch 6).
+    # it; a gradient formula derived by hand does not, nor a Jacobian of loss called once on the
+    # whole batch (the max below is one label under vmap, every label in such a call). Values
+    # first (batch 7), so a wrong answer hears about its values; then the swap on shapes not
+    # traced yet (batch 6).
     params, xs, ys = _inputs(batch=7, seed=7, d=4)
     checks.assert_close(_call(exercise, params, xs, ys), _by_hand(params, xs, ys), rtol=2e-5, atol=1e-5,
                         what="per_example_grads(params, xs, ys) with 7 examples of 4 features", hint=HINT)
     params, xs, ys = _inputs(batch=6, seed=6, d=4)
 
     def another(params, x, y):
-        return jnp.sum(jnp.sin(params["w"] * x)) + params["b"] ** 2 * y
+        return jnp.sin(jnp.dot(params["w"], x)) + params["b"] ** 2 * jnp.max(y)
 
     with checks.swap_function(exercise, "loss", another):
         grads = _call(exercise, params, xs, ys)
-    want = {"w": xs * np.cos(params["w"] * xs), "b": 2.0 * params["b"] * ys}
+    w_rows = np.cos(xs @ params["w"])[:, None] * xs
+    whole_batch = {"w": w_rows, "b": np.full(len(ys), 2.0 * params["b"] * ys.max(), np.float32)}
+    if _matches(grads, whole_batch):
+        checks.fail("per_example_grads(params, xs, ys) calls loss once with the whole batch: with "
+                    "loss swapped for one that takes the max of its y, every example's gradient "
+                    "used the max over all labels. jnp.dot happens to broadcast, but a one-example "
+                    "loss need not: map jax.grad(loss) with jax.vmap, which hands it one example "
+                    "and one label at a time.", "wrong-tool")
+    want = {"w": w_rows, "b": 2.0 * params["b"] * ys}
     checks.assert_follows(grads, want, what="per_example_grads(params, xs, ys)", swapped="loss",
                           rtol=2e-5, atol=1e-5,
                           hint="The gradients must come from differentiating loss itself "

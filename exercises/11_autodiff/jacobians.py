@@ -12,8 +12,8 @@ Docs: https://docs.jax.dev/en/latest/notebooks/autodiff_cookbook.html
 Task (fill-in): write `jacobian_of_expand(x)` (x of shape (3,), Jacobian
 (200, 3)) and `jacobian_of_summarize(x)` (x of shape (200,), Jacobian (3, 200)),
 each in the mode that is cheap for its shape, and `hessian_of_energy(x)` (n x n
-for x of shape (n,)). The checks also look at the size of the intermediate
-arrays your code builds.
+for x of shape (n,)). The checks also count the work your code does: the
+arrays it builds, in loops too.
 """
 
 import jax

@@ -12,7 +12,8 @@ Docs: https://docs.jax.dev/en/latest/notebooks/Custom_derivative_rules_for_Pytho
 
 Task (fix-it): `softplus(x)` returns inf at large x, and `jax.grad(softplus)`
 returns NaN there. Fix both: correct values everywhere, and a gradient
-(sigmoid(x)) with no NaN, also under jit and vmap. Keep the signature.
+(sigmoid(x)) with no NaN, also under jit and vmap, all computed by JAX (no
+callback to NumPy on the host). Keep the signature.
 """
 
 import jax

@@ -12,31 +12,35 @@ X_TALL = np.array([0.3, -0.2, 0.1], np.float32)
 X_WIDE = np.linspace(-1.0, 1.0, 200, dtype=np.float32)
 
 
-def _largest_intermediate(fn, x):
-    """Elements in the biggest array the traced computation creates, nested jaxprs included."""
-    def eqns(jaxpr):
+def _work(fn, x):
+    """Elements of every array the traced computation creates, nested jaxprs included, a scan's
+    body once per step: the cost of the passes, whether they run at once (vmap) or one after
+    another (a Python loop, lax.map). A while loop's body is counted once (its trip count is not in
+    the program)."""
+    def count(jaxpr, times):
+        total = 0
         for eqn in jaxpr.eqns:
-            yield eqn
+            total += times * sum(int(np.prod(v.aval.shape)) for v in eqn.outvars if hasattr(v.aval, "shape"))
+            inner = times * eqn.params["length"] if eqn.primitive.name == "scan" else times
             for sub in jax.extend.core.jaxprs_in_params(eqn.params):
-                yield from eqns(getattr(sub, "jaxpr", sub))
+                total += count(getattr(sub, "jaxpr", sub), inner)
+        return total
 
-    closed = jax.make_jaxpr(fn)(x)
-    sizes = [int(np.prod(v.aval.shape)) for eqn in eqns(closed.jaxpr) for v in eqn.outvars
-             if hasattr(v.aval, "shape")]
-    return max(sizes, default=0)
+    return count(jax.make_jaxpr(fn)(x).jaxpr, 1)
 
 
 def _assert_cheap_mode(fn, x, jacobian_shape, *, what, mode, other):
-    # The cheap mode's work is (small dim) x (big dim); the other mode builds a
-    # (big dim) x (big dim) basis of directions, 66 times more here.
-    limit = 4 * int(np.prod(jacobian_shape))
-    largest = _largest_intermediate(fn, jnp.asarray(x))
-    if largest > limit:
+    # The cheap mode pushes or pulls (small dim) directions, about 10 elements per Jacobian
+    # entry here; the other mode (big dim) of them, 50 times more, whether it stacks them in
+    # one (big dim) x (big dim) basis or loops over them.
+    entries = int(np.prod(jacobian_shape))
+    work = _work(fn, jnp.asarray(x))
+    if work > 25 * entries:
         big = max(jacobian_shape)
-        checks.fail(f"{what} builds an intermediate array of {largest} elements for a "
-                    f"{jacobian_shape[0]} x {jacobian_shape[1]} Jacobian ({int(np.prod(jacobian_shape))} "
-                    f"entries): it pushes or pulls {big} directions, one per {other}. Use {mode}: it "
-                    f"needs only {min(jacobian_shape)}. See "
+        checks.fail(f"{what} creates {work} array elements in all for a {jacobian_shape[0]} x "
+                    f"{jacobian_shape[1]} Jacobian ({entries} entries): it pushes or pulls {big} "
+                    f"directions, one per {other}, at once or one after another in a loop. Use "
+                    f"{mode}: it needs only {min(jacobian_shape)}. See "
                     f"{checks.DOCS}/notebooks/autodiff_cookbook.html", "wrong-tool")
 
 

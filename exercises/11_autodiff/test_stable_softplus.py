@@ -63,3 +63,8 @@ def test_gradient_under_jit(exercise):
     got = jax.jit(jax.grad(exercise.softplus))(jnp.float32(200.0))
     checks.assert_close(got, 1.0, what="jax.jit(jax.grad(softplus))(200.0)",
                         hint="The stable form must hold inside compiled code too.")
+    # A float64 NumPy softplus on the host, reached through a callback, is stable too, but none of
+    # it is JAX: the stability has to live in the traced program.
+    x = jnp.asarray(MODERATE)
+    for fn, what in ((exercise.softplus, "softplus(x)"), (jax.grad(exercise.softplus), "jax.grad(softplus)(x)")):
+        checks.assert_no_callbacks(checks.program_of(jax.vmap(fn), x, what=what), what=what)

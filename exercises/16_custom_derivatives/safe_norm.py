@@ -13,8 +13,9 @@ Docs: https://docs.jax.dev/en/latest/notebooks/Custom_derivative_rules_for_Pytho
 
 Task (fix-it): jax.grad(norm) is NaN at x = 0. Give `norm` a derivative rule with
 jax.custom_jvp: the tangent dot(x, t) / norm(x), and 0 at x = 0, so jax.grad and
-jax.jvp are finite everywhere, also under jit and vmap. Keep the values norm
-returns and the signature; x is a 1-D vector.
+jax.jvp are finite everywhere, also under jit and vmap, all computed by JAX (no
+callback to NumPy on the host). Keep the values norm returns and the signature;
+x is a 1-D vector.
 """
 
 import jax

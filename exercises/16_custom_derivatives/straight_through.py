@@ -15,8 +15,9 @@ Docs: https://docs.jax.dev/en/latest/notebooks/Custom_derivative_rules_for_Pytho
 Task (fix-it): `quantize(x)` rounds to the nearest integer (halves to even, as
 jnp.round does), but its gradient is 0 everywhere. Give it a straight-through
 gradient with jax.custom_jvp or jax.custom_vjp, either one: values exactly
-jnp.round(x), and jax.grad (reverse mode, the only derivative the checks take)
-the identity, also under jit and vmap. Keep the signature.
+jnp.round(x), computed by JAX (no callback to NumPy on the host), and jax.grad
+(reverse mode, the only derivative the checks take) the identity, also under
+jit and vmap. Keep the signature.
 """
 
 import jax

@@ -28,6 +28,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
+    _refuse_leaked_tracers(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
@@ -42,6 +43,23 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
         if not _holds(chex.assert_trees_all_close, got_arr, want_arr, rtol=rtol, atol=atol):
             verb = "is" if path else "returned"
             fail(sentence(f"{where} {verb} {short(got)}; expected {short(want)}.", hint))
+
+
+def _refuse_leaked_tracers(actual: Any, *, what: str) -> None:
+    """No leaf of `actual` is a tracer: a value that escaped the JAX transformation it was computed in.
+
+    Comparing one would fail inside NumPy with "a traced value was handed to NumPy", a false cause
+    when the answer never called NumPy: its value was saved on the side while tracing.
+    """
+    __tracebackhide__ = True
+    for path, leaf in jax.tree_util.tree_flatten_with_path(actual)[0]:
+        if isinstance(leaf, jax.core.Tracer):
+            where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
+            fail(f"{where} is a tracer, not an array: a value computed inside a JAX transformation "
+                 f"(jax.grad, jax.jit, jax.vmap...) was kept on the side (in a dict, a list, a global) "
+                 f"and handed back after the trace ended. Return it from the transformed function "
+                 f"instead (extra outputs of a differentiated function: has_aux=True). "
+                 f"See {DOCS}/errors.html#jax.errors.UnexpectedTracerError", "leaked-tracer")
 
 
 def _holds(assertion: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
@@ -64,6 +82,7 @@ def _structure(tree: Any) -> str:
 def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str, hint: str = "") -> None:
     """`x` is an array of exactly this shape and dtype."""
     __tracebackhide__ = True
+    _refuse_leaked_tracers(x, what=what)
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if got_shape is None or got_dtype is None or not _holds(chex.assert_shape, x, tuple(shape)) \
             or not _holds(chex.assert_type, x, np.dtype(dtype)):
@@ -238,6 +257,7 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
     """
     __tracebackhide__ = True
     swap = f"with `{swapped}` swapped for another function"
+    _refuse_leaked_tracers(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
                       shape_hint), "wrong-shape")
