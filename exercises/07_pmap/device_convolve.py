@@ -18,8 +18,9 @@ Task (fill-in): `convolve(x, w)` filters one signal. Write
 `convolve_per_device(xs, ws)` for xs of shape (devices, length) and ws of
 shape (devices, taps), where devices is `jax.device_count()`: device i must
 compute `convolve(xs[i], ws[i])`, and the (devices, length - taps + 1)
-result stays spread over the devices. Use `jax.pmap`; repeated calls reuse
-one compiled program. Keep both signatures.
+result stays spread over the devices. Use `jax.pmap` (or `jax.shard_map`,
+which it is built on); repeated calls reuse one compiled program. Keep both
+signatures.
 """
 
 import jax

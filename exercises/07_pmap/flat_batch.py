@@ -12,11 +12,11 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fix-it): `unit_rows_parallel(batch)` should scale every row of a
 (rows, features) batch to unit length, splitting the work over all
-`jax.device_count()` devices with `jax.pmap`; rows is any multiple of the
-device count. It fails as soon as the batch has more rows than there are
-devices. Return the (rows, features) result in the original row order,
-still split in contiguous blocks over the devices (no gathering). Repeated
-calls reuse one compiled program. Keep the signature.
+`jax.device_count()` devices with `jax.pmap` (or `jax.shard_map`); rows is
+any multiple of the device count. It fails as soon as the batch has more
+rows than there are devices. Return the (rows, features) result in the
+original row order, still split in contiguous blocks over the devices (no
+gathering). Repeated calls reuse one compiled program. Keep the signature.
 """
 
 import jax

@@ -8,14 +8,15 @@ device axis: a flat batch split over a mesh axis reaches each device as a
 block of examples, and vmap alone maps it.)
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
-Task (fill-in): `affine(a, b, c)` computes `a @ b + c` for ONE example:
-a of shape (m, k), b of shape (k, p), c of shape (p,). Write
+Task (fill-in): `affine(a, b, c)` computes `a @ b + c` for ONE example: a of
+shape (m, k), b of shape (k, p), c of shape (p,). Write
 `affine_everywhere(a, b, c)` for a of shape (devices, batch, m, k), b of
 shape (devices, batch, k, p) and c of shape (devices, batch, p), with
 devices = `jax.device_count()`: it returns shape (devices, batch, m, p),
 entry [i, j] being `affine(a[i, j], b[i, j], c[i, j])`, each device
-computing its own batch under `jax.pmap`. Repeated calls reuse one compiled
-program (build the mapped function once). Keep both signatures.
+computing its own batch under `jax.pmap` (or `jax.shard_map`). Repeated
+calls reuse one compiled program (build the mapped function once). Keep both
+signatures.
 """
 
 import jax

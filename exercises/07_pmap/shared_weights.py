@@ -10,10 +10,10 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): write `convolve_shared(xs, w)` for xs of shape (devices,
 length), devices being `jax.device_count()`, and ONE filter w of shape
-(taps,): device i computes `convolve(xs[i], w)`, and the result stays
-spread over the devices. Pass w to `jax.pmap` unmapped; never build a
-(devices, taps) stack of copies. Repeated calls reuse one compiled program.
-Keep both signatures.
+(taps,): device i computes `convolve(xs[i], w)`, and the result stays spread
+over the devices. Pass w to `jax.pmap` unmapped (to `jax.shard_map`:
+replicated); never build a (devices, taps) stack of copies. Repeated calls
+reuse one compiled program. Keep both signatures.
 """
 
 import jax

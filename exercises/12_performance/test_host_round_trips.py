@@ -54,13 +54,18 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
         if "Disallowed" not in str(error):
             raise
         blocked = str(error).split(", dst_sharding")[0].replace("INVALID_ARGUMENT: ", "")
-        checks.fail(
-            "train(w, batches) copied data from the host to the device with transfers disallowed "
-            f"({blocked}). A loss pulled to the host each step (float(loss), "
-            "loss.item(), np.asarray(loss)) stalls the loop until the step finishes, and turning those "
-            "numbers back into an array copies them to the device again. Keep the losses as "
-            "jax.Arrays and put them together on the device. "
-            f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
+        if reads or f"[{N_STEPS}]" in blocked:  # the losses themselves went out and came back in
+            why = ("A loss pulled to the host each step (float(loss), loss.item(), np.asarray(loss)) stalls "
+                   "the loop until the step finishes, and turning those numbers back into an array copies "
+                   "them to the device again. Keep the losses as jax.Arrays and put them together on the "
+                   "device.")
+        else:
+            why = ("Either a loss pulled out as a number (loss.item(), np.asarray(loss)) went back in, or a "
+                   "Python number used by an operation train runs eagerly, outside the jitted step (an "
+                   "index, a constant, the fill of jnp.zeros), is copied to the device on every call. "
+                   "Keep the losses as jax.Arrays, and stack them once at the end.")
+        checks.fail(f"train(w, batches) copied data from the host to the device with transfers disallowed "
+                    f"({blocked}). {why} See {checks.DOCS}/transfer_guard.html", "host-transfer")
     # The guard sees host-to-device copies only on a CPU; a value read back (printed, formatted,
     # float()) is the other half of the round trip, and it stalls the loop just the same.
     if reads:

@@ -1,5 +1,6 @@
 """Checks for perf-4 (static_tables)."""
 
+import jax
 import numpy as np
 
 from grader import checks
@@ -9,6 +10,28 @@ TABLE_PRIMITIVES = {"iota", "cos", "sin", "exp"}
 
 def _frames(n=64):
     return np.random.default_rng(2).normal(size=(4, n)).astype(np.float32)
+
+
+def _no_tables_sent_per_call(exercise):
+    """Once compiled, a call with the frames on the device copies nothing from the host: tables made
+    by NumPy on every call and handed to a jitted helper as arguments cross over each time."""
+    frames = jax.device_put(_frames(32))
+    jax.block_until_ready(exercise.power_spectrum(frames))  # compiles; constants may be uploaded now
+    try:
+        with jax.transfer_guard("disallow"):
+            jax.block_until_ready(exercise.power_spectrum(frames))
+    except Exception as error:  # JAX reports a blocked transfer as a runtime error
+        if "Disallowed" not in str(error):
+            raise
+        blocked = str(error).split(", dst_sharding")[0].replace("INVALID_ARGUMENT: ", "")
+        why = ("a table: the tables are built by NumPy outside the compiled program and passed in as "
+               "arguments, so they are rebuilt and sent to the device each call. Build them inside the "
+               "jitted function, while it traces: there they become constants of the compiled program"
+               if "[32,32]" in blocked else
+               "work done around the compiled program takes a host value in each call. Keep all of it "
+               "inside the jitted function")
+        checks.fail(f"power_spectrum copies data from the host on every call ({blocked}), {why}. "
+                    f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
 
 
 def test_jitted_program_with_constant_tables_matches_fft(exercise):
@@ -29,6 +52,7 @@ def test_jitted_program_with_constant_tables_matches_fft(exercise):
                                "spectrum is computed on the host, not by the jitted program. Only the tables, "
                                "which depend on the shape alone, belong to NumPy; the frames stay traced.")
     checks.assert_jitted(exercise.power_spectrum, frames, what="power_spectrum")
+    _no_tables_sent_per_call(exercise)
     for n in (16, 64):
         frames = _frames(n)
         out = exercise.power_spectrum(frames)

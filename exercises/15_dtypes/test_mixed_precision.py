@@ -37,8 +37,12 @@ def _all_eqns(jaxpr):
 
 
 def _is_matmul(eqn):
-    """A dot_general of matrices (x @ w and its transposes), not a dot of flat vectors (a sum of squares)."""
-    return eqn.primitive.name == "dot_general" and all(v.aval.ndim >= 2 for v in eqn.invars)
+    """A dot_general of matrices that keeps a free axis (x @ w and its transposes), not one that contracts
+    all it does not batch (a sum of squares: a flat vdot, or an einsum such as 'ij,ij->')."""
+    if eqn.primitive.name != "dot_general" or any(v.aval.ndim < 2 for v in eqn.invars):
+        return False
+    _, (batch, _) = eqn.params["dimension_numbers"]
+    return eqn.outvars[0].aval.ndim > len(batch)
 
 
 def _matmuls_in_bfloat16(eqns, what):
@@ -127,10 +131,13 @@ def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
     sums = [i for i, e in enumerate(eqns)
             if e.primitive.name == "reduce_sum" or (e.primitive.name == "dot_general" and not _is_matmul(e))]
     for i in sums:
-        if eqns[i].invars[0].aval.dtype != jnp.float32:
-            checks.fail(f"loss_fn sums {eqns[i].invars[0].aval.dtype.name} values (a reduce_sum in its "
-                        f"program): adding many bfloat16 numbers in bfloat16 drops the small ones. Take "
-                        f"the mean in float32. {DOCS}", "precision")
+        # A reduce_sum adds in its operand's dtype; a dot_general in its result's (preferred_element_type).
+        into = eqns[i].outvars[0].aval.dtype
+        if into != jnp.float32:
+            how = "a reduce_sum" if eqns[i].primitive.name == "reduce_sum" else "a dot_general's accumulator"
+            checks.fail(f"loss_fn sums into {into.name} ({how} in its program): adding many bfloat16 "
+                        f"numbers in bfloat16 drops the small ones. Take the mean in float32. {DOCS}",
+                        "precision")
     if not sums:
         checks.fail("loss_fn's program has no sum (reduce_sum): the loss is the mean over every element. "
                     f"{DOCS}", "wrong-values")

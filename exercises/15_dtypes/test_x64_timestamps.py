@@ -74,10 +74,12 @@ def test_integer_arithmetic_in_64_bits(exercise):
     # Traced as it is called, with the NumPy timestamps closed over: JAX records every operation it
     # performs on them, while NumPy arithmetic done before JAX sees the data leaves only a constant.
     as_called = checks.program_of(lambda: exercise.to_milliseconds(NS), what="to_milliseconds(ns)")
-    if not as_called.has("div"):
-        checks.fail("to_milliseconds(ns)'s program holds no division: the timestamps reach JAX already "
-                    "divided. An operator applied to the NumPy array itself (ns // ..., np.floor_divide) "
-                    "runs in NumPy on the host, before any conversion; JAX then only copies the answer. "
+    checks.assert_no_callbacks(as_called, what="to_milliseconds(ns)")
+    if not as_called.live("div"):
+        found = ("computes a division but throws it away" if as_called.has("div") else "holds no division")
+        checks.fail(f"to_milliseconds(ns)'s program {found}: the result reaches JAX already divided. An "
+                    "operator applied to the NumPy array itself (ns // ..., np.floor_divide) runs in NumPy "
+                    "on the host, before any conversion; JAX then only copies the answer. "
                     f"The task asks for the division computed by JAX, on a JAX array. {DOCS}", "host-transfer")
     # With 64-bit types on, the program of the very call the task describes (a NumPy array in):
     # tracing with an abstract input instead would reject an answer that reads its NumPy input on
