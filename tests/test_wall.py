@@ -6,11 +6,13 @@ patches the test runner, forges the result channel (key from memory, records on 
 overwrites the checks library, registers a plugin through the garbage collector, writes result
 files, walks frames, exits cleanly, fakes compile events, or looks for the subject's server (through
 the compile listener it registers with JAX, through closures from every module's globals, through
-names assembled at run time, through the frame a signal handler is handed) to make its replies hide
-a mutated input, or answers with an object that reports a compiled program's layouts itself. The
-exercises are imported only in the subject process, so none of it can reach the examiner that
-judges, and nothing the submission can reach there leads to the object that builds the subject's
-replies: each must score 0, and what the audit hook refused is flagged for review.
+names assembled at run time, through the frame a signal handler is handed, a library hands over or
+a tracer is called with, from code a library compiled or whose file was renamed, after rewriting the
+audit hook's module state) to make its replies hide a mutated input, or answers with an object that
+reports a compiled program's layouts itself. The exercises are imported only in the subject process,
+so none of it can reach the examiner that judges, and nothing the submission can reach there leads to
+the object that builds the subject's replies: each must score 0, and what the audit hook refused is
+flagged for review.
 
 The protocol's own failure modes are tested against fake subjects: one that
 dies, hangs, floods, answers garbage or out of shape costs the check it was
@@ -35,7 +37,8 @@ from support import ALL_EXERCISES, PRISTINE, PURITY
 ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
 NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.startswith("_"))  # _x.py: shared parts
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
-REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery"}
+REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
+           "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback"}
 
 
 def _attack_text(name: str) -> str:

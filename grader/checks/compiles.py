@@ -119,32 +119,6 @@ _LOWERING_LOGGER = "jax._src.interpreters.pxla"
 _LOWERING_MESSAGE = "Compiling %s with global shapes and types"
 
 
-class _LoweringSpy(logging.Filter):
-    """Keeps the input types of the program being lowered, and its output types and primitives (from
-    the lowering's own frame, which logs); lets through only what would show anyway."""
-
-    def __init__(self, quiet_below: int) -> None:
-        super().__init__()
-        self.quiet_below = quiet_below
-        self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
-        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None = None
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and record.msg.startswith(_LOWERING_MESSAGE):
-            try:
-                self.latest = tuple((tuple(a.shape), str(a.dtype)) for a in record.args[1])
-            except Exception:  # noqa: BLE001 - an unexpected record only loses a signature
-                self.latest = None
-            self.latest_body = _lowered_body(sys._getframe(1))
-        return record.levelno >= self.quiet_below
-
-    def take(self) -> tuple[Any, Any]:
-        """The latest program's (signature, body), forgotten here so that the next compile starts clean."""
-        taken = self.latest, self.latest_body
-        self.latest = self.latest_body = None
-        return taken
-
-
 def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None:
     """Output types and primitive names of the jaxpr that the lowering frame above `frame` compiles."""
     for _ in range(12):  # out of the logging machinery, up to JAX's lowering function
@@ -159,6 +133,34 @@ def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], 
                 return None
         frame = frame.f_back
     return None
+
+
+class _LoweringSpy(logging.Filter):
+    """Keeps the input types of the program being lowered, and its output types and primitives (from
+    the lowering's own frame, which logs); lets through only what would show anyway."""
+
+    def __init__(self, quiet_below: int) -> None:
+        super().__init__()
+        self.quiet_below = quiet_below
+        self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
+        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None = None
+
+    # `body_of` is bound once, positional-only: it is handed a frame of JAX's, so a name looked up at
+    # each compile could be swapped for a helper that keeps the frame, and back, within one request.
+    def filter(self, record: logging.LogRecord, body_of: Any = _lowered_body, /) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith(_LOWERING_MESSAGE):
+            try:
+                self.latest = tuple((tuple(a.shape), str(a.dtype)) for a in record.args[1])
+            except Exception:  # noqa: BLE001 - an unexpected record only loses a signature
+                self.latest = None
+            self.latest_body = body_of(sys._getframe(1))
+        return record.levelno >= self.quiet_below
+
+    def take(self) -> tuple[Any, Any]:
+        """The latest program's (signature, body), forgotten here so that the next compile starts clean."""
+        taken = self.latest, self.latest_body
+        self.latest = self.latest_body = None
+        return taken
 
 
 _OPEN_LOGS: list[tuple[CompileLog, _LoweringSpy]] = []  # the count_compiles blocks open now
@@ -194,12 +196,12 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     spy = _LoweringSpy(quiet_below=logger.getEffectiveLevel())
     old_level = logger.level
 
-    def listener(event: str, duration: float, **kwargs: Any) -> None:
+    def listener(event: str, duration: float, eager_under: Any = is_eager, /, **kwargs: Any) -> None:
         if event != COMPILE_EVENT:
             return
         fun_name = str(kwargs.get("fun_name", ""))
         signature, body = spy.take()
-        if is_eager(sys._getframe(1)):
+        if eager_under(sys._getframe(1)):  # bound: a frame is never handed to a name looked up
             log.eager.append(fun_name)
         elif _matches(fun_name, name):
             log.add(fun_name, signature, body)

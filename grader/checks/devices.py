@@ -174,8 +174,8 @@ def start_host_reads() -> None:
     original = _HOST_READS["original"] = impl.__dict__["_value"]
     seen = _HOST_READS["seen"] = []
 
-    def watched(self: Any) -> Any:
-        if not _read_by_the_grader(sys._getframe(1)):
+    def watched(self: Any, read_by_the_grader: Any = _read_by_the_grader, /) -> Any:
+        if not read_by_the_grader(sys._getframe(1)):  # bound: a frame is never handed to a name looked up
             seen.append(f"{self.dtype}{list(self.shape)}")
         return original.fget(self)
 

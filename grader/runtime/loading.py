@@ -43,6 +43,11 @@ class ExerciseModule:
         setattr(self.module, name, value)
 
 
+# Raised (sys.audit) with each exercise module's namespace before its code runs: where the grader's
+# audit hook listens (the subject), every frame running with these globals is the submission's.
+EXERCISE_NAMESPACE = "katas.exercise_namespace"
+
+
 def load_exercise(path: Path, label: str) -> ExerciseModule:
     """Import a fresh copy of the exercise file; import problems become check failures."""
     from grader.core.failures import KataFailure
@@ -53,6 +58,7 @@ def load_exercise(path: Path, label: str) -> ExerciseModule:
     spec = importlib.util.spec_from_file_location(name, path, loader=_SameCodeLoader(name, str(path)))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # some libraries (dataclasses, pickling) look modules up here
+    sys.audit(EXERCISE_NAMESPACE, module.__dict__)
     try:
         _import(spec, module, label)
     except BaseException:

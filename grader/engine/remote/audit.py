@@ -19,6 +19,15 @@ Refused:
   signals, opening sockets, adding audit hooks, tracing;
 - opening the protocol's own descriptors.
 
+The hook judges with a private copy of this module, made when it is installed
+and held by nothing the submission can reach: rewriting this module's state
+(its tables, the set of exercise files, its flags) changes nothing it judges
+with. The grader names each exercise file, and each exercise module's own
+namespace, to the hook with an audit event of its own (`SUBMISSION_FILE`,
+`SUBMISSION_NAMESPACE`), which can only add to what is refused. A frame is the
+submission's when its code comes from an exercise file or it runs with an
+exercise module's globals (so renaming a code object's file does not hide it).
+
 Changes this hook cannot see (Python does not audit assignments to class or
 module attributes) are looked for after every request: see `Tripwires`. Not
 every way of starting a process raises an event (`_posixsubprocess.fork_exec`
@@ -32,24 +41,34 @@ import operator
 import os
 import sys
 import threading
+import types
 from typing import Any
 
 import grader
+from grader.runtime.loading import EXERCISE_NAMESPACE
 
 submission_files: set[str] = set()  # absolute paths of the exercise files imported here
+submission_namespaces: dict[int, dict] = {}  # id -> the globals of an exercise module imported here
+
+# Events the grader raises (sys.audit) to tell the hook's private copy what it may not learn otherwise.
+SUBMISSION_FILE = "katas.submission_file"  # (path,): an exercise file, about to be imported
+SUBMISSION_NAMESPACE = EXERCISE_NAMESPACE  # (globals,): an exercise module's namespace, before it runs
+REFUSE = "katas.refuse"  # (why,): end the subject, reported
 
 _THIN_WRAPPERS = ("inspect.py", "traceback.py", os.sep + "ctypes" + os.sep, "<frozen importlib")
 _REFUSED_IMPORTS = ("grader", "pytest", "_pytest", "pluggy", "py")
+# Refused whoever asks: a library can hand what it gets back to its caller (a tracer installed by
+# `bdb` calls the submission's methods with every frame), and nothing an exercise runs needs them.
 _ALWAYS = {"gc.get_objects": "walks the interpreter's objects (gc)",
            "gc.get_referrers": "walks the interpreter's objects (gc)",
-           "gc.get_referents": "walks the interpreter's objects (gc)"}
+           "gc.get_referents": "walks the interpreter's objects (gc)",
+           "sys._current_frames": "walks the call stack (sys._current_frames)",
+           "sys.settrace": "traces the running code", "sys.setprofile": "traces the running code"}
 _FROM_SUBMISSION = {
     "sys._getframe": "walks the call stack (sys._getframe)",
-    "sys._current_frames": "walks the call stack (sys._current_frames)",
     "function.__new__": "makes a function from a code object",
     "code.__new__": "makes a code object",
     "sys.addaudithook": "adds an audit hook",
-    "sys.settrace": "traces the running code", "sys.setprofile": "traces the running code",
     "subprocess.Popen": "starts a process", "os.system": "runs a shell command",
     "os.posix_spawn": "starts a process", "os.fork": "starts a process", "os.forkpty": "starts a process",
     "os.kill": "sends a signal", "os.killpg": "sends a signal", "signal.pthread_kill": "sends a signal",
@@ -70,15 +89,26 @@ _report_fd: int | None = None
 
 def refuse_now(why: str) -> None:
     """Report `why` and end the subject (for what the hook cannot see as it happens)."""
-    if _report_fd is not None:
-        _refuse(_report_fd, why)
+    sys.audit(REFUSE, why)
 
 
 def install(report_fd: int, protected: tuple[int, ...]) -> None:
-    """Refuse, from now on, what an exercise never needs; report each refusal on `report_fd`."""
+    """Refuse, from now on, what an exercise never needs; report each refusal on `report_fd`. The
+    hook judges with a private copy of this module, which nothing the submission can reach holds."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{__name__}.private", __file__)
+    private = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(private)
+    private.arm(report_fd, protected)
+
+
+def arm(report_fd: int, protected: tuple[int, ...]) -> None:
+    """Install the hook, judging with this module's state (in the private copy `install` made)."""
     global _report_fd
     _report_fd = report_fd
     protected_fds = frozenset(protected)
+    _note_frame_readers()
 
     def hook(event: str, args: tuple) -> None:
         judged = _judged.get(event)
@@ -104,7 +134,27 @@ def install(report_fd: int, protected: tuple[int, ...]) -> None:
 _judged: dict[str, bool] = {}
 _MAX_KNOWN_EVENTS = 4096
 _JUDGED_EVENTS = frozenset({"import", "open", "object.__getattr__", "object.__setattr__", *_ALWAYS,
-                            *_FROM_SUBMISSION, *_FROM_SUBMISSION_DIRECTLY})
+                            *_FROM_SUBMISSION, *_FROM_SUBMISSION_DIRECTLY,
+                            SUBMISSION_FILE, SUBMISSION_NAMESPACE, REFUSE})
+
+
+def _note_file(args: tuple) -> str:
+    submission_files.add(str(args[0]))
+    return ""
+
+
+def _note_namespace(args: tuple) -> str:
+    if isinstance(args[0], dict):
+        submission_namespaces[id(args[0])] = args[0]  # kept: its id is never another dict's
+    return ""
+
+
+def _refusal(args: tuple) -> str:
+    return str(args[0]) if args else "asked to end"
+
+
+# Anyone may raise these: each can only add to what is refused.
+_FROM_GRADER = {SUBMISSION_FILE: _note_file, SUBMISSION_NAMESPACE: _note_namespace, REFUSE: _refusal}
 
 
 def _is_judged(event: str) -> bool:
@@ -112,6 +162,8 @@ def _is_judged(event: str) -> bool:
 
 
 def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
+    if event in _FROM_GRADER:
+        return _FROM_GRADER[event](args)
     if event in _ALWAYS:
         return _ALWAYS[event]
     if event == "import":
@@ -144,7 +196,9 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         return ""
     if event in _FROM_SUBMISSION_DIRECTLY:
         frame = _caller_frames()
-        return _FROM_SUBMISSION_DIRECTLY[event] if frame is not None and _is_submission(frame.f_code.co_filename) else ""
+        return _FROM_SUBMISSION_DIRECTLY[event] if frame is not None and _is_submission(frame) else ""
+    if event == "sys._getframe":
+        return _FROM_SUBMISSION[event] if _frame_for_submission() else ""
     why = _FROM_SUBMISSION.get(event)
     if why is None:
         why = next((text for prefix, text in _FROM_SUBMISSION_PREFIXES.items() if event.startswith(prefix)), None)
@@ -161,10 +215,77 @@ _PROCESS_STARTS = ("starts a process", "runs a shell command", "replaces the pro
 def _submission_on_stack() -> bool:
     frame = _caller_frames()
     while frame is not None:
-        if _is_submission(frame.f_code.co_filename):
+        if _is_submission(frame):
             return True
         frame = frame.f_back
     return False
+
+
+def _frame_for_submission() -> bool:
+    """Whether a frame asked for now may reach the submission: asked for with the submission's code on
+    the stack and no known reader of frames in between. A library function that returns the frame it
+    got (`logging.currentframe`) or runs code it is handed (`code.InteractiveInterpreter`) is no wall:
+    what decides is whether a reader that keeps the frame to itself (the grader's own code, `logging`
+    finding its caller, `namedtuple` its module) asked first."""
+    frame = _caller_frames()
+    while frame is not None:
+        if id(frame.f_code) in _frame_readers:
+            return False
+        if _is_submission(frame):
+            return True
+        frame = frame.f_back
+    return False
+
+
+_frame_readers: dict[int, Any] = {}  # id -> code: functions that read a frame and hand none of it on
+
+
+def _note_frame_readers() -> None:
+    import collections
+    import enum
+    import logging
+    import typing
+    import warnings
+
+    readers: list[Any] = [logging.Logger.findCaller, collections.namedtuple, getattr(typing, "_caller", None),
+                          getattr(enum.EnumType, "_create_", None), warnings.warn]
+    for name, where in (("jax._src.lazy_loader", "attach"), ("numpy.lib._index_tricks_impl", "AxisConcatenator"),
+                        ("numpy.matrixlib.defmatrix", "bmat")):
+        module = sys.modules.get(name)
+        readers.append(getattr(module, where, None))
+    package = os.path.dirname(os.path.abspath(grader.__file__)) + os.sep
+    readers += [module for module in list(sys.modules.values())  # the grader's (its `-m` __main__ too)
+                if str(getattr(module, "__file__", None) or "").startswith(package)]
+    for reader in readers:
+        _note_code_of(reader, "", depth=0)
+
+
+def _note_code_of(obj: Any, owner: str, depth: int) -> None:
+    """The code of a function (and of what it wraps), of a class's functions, of a module's own."""
+    if depth > 3:
+        return
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, property):
+        for part in (obj.fget, obj.fset, obj.fdel):
+            _note_code_of(part, owner, depth + 1)
+    elif isinstance(obj, types.FunctionType):
+        _note_nested(obj.__code__)
+        _note_code_of(vars(obj).get("__wrapped__"), owner, depth + 1)
+    elif isinstance(obj, types.ModuleType):
+        for value in list(vars(obj).values()):
+            if isinstance(value, (types.FunctionType, type)) and value.__module__ == obj.__name__:
+                _note_code_of(value, obj.__name__, depth + 1)
+    elif isinstance(obj, type):
+        for value in list(vars(obj).values()):
+            _note_code_of(value, owner, depth + 1)
+
+
+def _note_nested(code: Any) -> None:
+    _frame_readers[id(code)] = code
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            _note_nested(const)
 
 
 def _caller_frames():
@@ -179,13 +300,15 @@ def _from_submission() -> bool:
     """Whether the audited call comes from the submission: its caller is an exercise file (or code the
     submission compiled), or a thin standard wrapper (inspect, traceback, ctypes) called from one."""
     frame = _caller_frames()
-    while frame is not None and any(part in frame.f_code.co_filename for part in _THIN_WRAPPERS):
+    while frame is not None and not _is_submission(frame) and \
+            any(part in frame.f_code.co_filename for part in _THIN_WRAPPERS):
         frame = frame.f_back
-    return frame is not None and _is_submission(frame.f_code.co_filename)
+    return frame is not None and _is_submission(frame)
 
 
-def _is_submission(filename: str) -> bool:
-    return filename in submission_files
+def _is_submission(frame: Any) -> bool:
+    """Code from an exercise file, or any code running with an exercise module's globals."""
+    return frame.f_code.co_filename in submission_files or id(frame.f_globals) in submission_namespaces
 
 
 def _from_grader() -> bool:
@@ -197,7 +320,7 @@ def _from_grader() -> bool:
         return True
     filename = frame.f_code.co_filename
     package = os.path.dirname(os.path.abspath(grader.__file__))
-    return filename.startswith(package + os.sep) and not _is_submission(filename)
+    return filename.startswith(package + os.sep) and not _is_submission(frame)
 
 
 def _refuse(report_fd: int, why: str) -> None:
@@ -205,7 +328,7 @@ def _refuse(report_fd: int, why: str) -> None:
     where = ""
     frame = _caller_frames()
     while frame is not None:
-        if _is_submission(frame.f_code.co_filename):
+        if _is_submission(frame):
             where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
             break
         frame = frame.f_back
@@ -221,7 +344,9 @@ REFUSED_EXIT = 86
 
 class Tripwires:
     """What submission code may change without an audit event (Python does not audit assignments to
-    module or class attributes), among what the subject's answers are made with. Snapshotted before
+    module or class attributes), among what the subject's answers are made with: the functions,
+    classes and modules each module names (a module swapped for a look-alike, `sys` in the module that
+    names exercise files to the audit hook, is as much a change as a function). Snapshotted before
     the first request and compared after each, by identity."""
 
     def __init__(self, owners: list[Any]) -> None:
@@ -229,8 +354,7 @@ class Tripwires:
         self._lookups, self._names, self._before, self._owners = [], [], [], []
         for owner in owners:
             space = vars(owner)  # a module's own dict, or a live view of a class's
-            kept = {name: value for name, value in space.items()
-                    if callable(value) and not isinstance(value, type(sys))}
+            kept = {name: value for name, value in space.items() if callable(value) or isinstance(value, type(sys))}
             self._lookups += [space.get] * len(kept)
             self._names += kept
             self._before += kept.values()
@@ -238,6 +362,13 @@ class Tripwires:
         from jax._src import monitoring
 
         self._listeners = list(getattr(monitoring, "_event_duration_secs_listeners", []))
+        self._raise = sys.audit  # held here: `sys.audit` replaced in a module would silence the refusal
+
+    def refuse_if_changed(self) -> None:
+        """End the subject, reported, if a request changed what no exercise changes."""
+        changed = self.changed()
+        if changed:
+            self._raise(REFUSE, f"{changed}, which an exercise never needs")
 
     @staticmethod
     def of_grader_and_jax() -> Tripwires:

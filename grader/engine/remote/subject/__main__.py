@@ -31,17 +31,22 @@ def _listen_to_compiles() -> None:
     logger.setLevel(logging.DEBUG)
     answering = Server.answer.__code__
 
-    def listener(event: str, duration: float, **kwargs: Any) -> None:
-        if event != compiles.COMPILE_EVENT:
+    # What it reads is bound here, positional-only, once: a module's name looked up at each compile
+    # could be swapped for the length of one request (an event name that equals nothing, a helper that
+    # keeps the frames it is handed) and back, unseen by the tripwires.
+    def listener(event: str, duration: float, compile_event: str = str(compiles.COMPILE_EVENT),
+                 take: Any = spy.take, is_eager: Any = compiles.is_eager, frame_of: Any = sys._getframe,
+                 /, **kwargs: Any) -> None:
+        if event != compile_event:
             return
-        signature, body = spy.take()
-        caller = sys._getframe(1)
+        signature, body = take()
+        caller = frame_of(1)
         frame = caller
         while frame is not None and frame.f_code is not answering:
             frame = frame.f_back
         if frame is None:
             return  # not while serving a request: no reply to report it in
-        record = [str(kwargs.get("fun_name", "")), compiles.is_eager(caller),
+        record = [str(kwargs.get("fun_name", "")), is_eager(caller),
                   None if signature is None else [[list(s), d] for s, d in signature],
                   None if body is None else [[[list(s), d] for s, d in body[0]], sorted(body[1])]]
         frame.f_locals["self"].effects["compiles"].append(record)
