@@ -43,6 +43,11 @@ def test_compiles_once_across_decays(exercise):
         expected=0, warm_up=first,
         why="decay is reaching the program as a compile-time constant (a static argument): "
             "pass it as an ordinary traced argument; the scan body can close over it")
+    checks.assert_one_program(
+        exercise.ema, [(xs, decay) for decay in decays[:2]], what="ema()", calls_text="two new decays",
+        expected=[ema_reference(SERIES, float(decay)) for decay in decays[:2]],
+        why="decay is reaching the program as a compile-time constant (a static argument): "
+            "pass it as an ordinary traced argument; the scan body can close over it")
     checks.assert_jitted(exercise.ema, xs, jnp.float32(0.9), what="ema", expected=ema_reference(SERIES, 0.9))
 
 

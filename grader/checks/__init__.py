@@ -13,7 +13,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   exercise runs), `observe` (a check's probe run beside the exercise)
 - site: where the exercise runs (this process, or the grader's subject process)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
-  `assert_reuses_program` (repeated calls compile nothing), `max_traces` (chex's trace counter on a
+  `assert_reuses_program` (repeated calls compile nothing), `assert_one_program` (calls trace to one
+  program, compared where the check runs, each computing its call's value), `max_traces` (chex's trace counter on a
   function handed to the answer), `clear_caches` (JAX's caches emptied where the exercise
   runs, before a count)
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
@@ -43,8 +44,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
-                                    assert_jitted, assert_reuses_program, clear_caches, count_compiles,
-                                    max_traces)
+                                    assert_jitted, assert_one_program, assert_reuses_program, clear_caches,
+                                    count_compiles, max_traces)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
@@ -72,7 +73,7 @@ __all__ = [
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "Predictions", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
-    "assert_loop_stops_on_data", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
+    "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",

@@ -333,6 +333,36 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         assert_computes(program, expected, what=what, rtol=rtol, atol=atol)
 
 
+def assert_one_program(fn: Callable, calls: list[tuple], *, what: str, calls_text: str,
+                       expected: list | None = None, rtol: float = 1e-5, atol: float = 1e-6, why: str = "") -> None:
+    """One program serves every call in `calls` (argument tuples whose shapes and dtypes agree): the
+    program traced for each is the same, equations, literals and constants, so JAX compiles it once.
+
+    Traced and compared where the check runs: under the grader the examiner reads the subject's
+    traces itself, so this needs no compile report from the subject. With `expected` (one value
+    per call), each traced program must also compute its call's value (`assert_computes`), so one
+    program handed in for calls that need different ones fails. What a trace cannot show is a
+    new function object per call (a jax.jit built inside the call): `assert_compiles` and
+    `assert_reuses_program` count those compiles.
+    """
+    __tracebackhide__ = True
+    programs = [program_of(fn, *args, what=what) for args in calls]
+    for program, want in zip(programs, expected or ()):
+        assert_computes(program, want, what=what, rtol=rtol, atol=atol)
+    first = programs[0]
+    other = next((p for p in programs[1:] if not p.same_as(first)), None)
+    if other is None:
+        return
+    kinds = len({p.text() for p in programs})
+    ours, theirs = first.text().splitlines(), other.text().splitlines()
+    line = next(((a.strip(), b.strip()) for a, b in zip(ours, theirs) if a != b), None)
+    where = (f"one has `{line[0]}` where another has `{line[1]}`" if line else
+             "they hold different constants")
+    fail(sentence(f"{what} traces to {max(kinds, 2)} different programs for {calls_text}: {where}. JAX compiles "
+                  f"each different program on its own, so these calls compile again.", why or RECOMPILE_CAUSES,
+                  f"See {DOCS}/jit-compilation.html"), "recompiles")
+
+
 def assert_reuses_program(call: Callable[[], Any], *, what: str, calls: str, times: int = 2,
                           why: str = "") -> Any:
     """After one call of `call()` (which may compile), `times` more calls compile nothing.

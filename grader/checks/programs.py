@@ -9,6 +9,7 @@ program in `compiled`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -142,6 +143,10 @@ class StoredValue:
         return f"{self.dtype}{list(self.shape)} ({what}{named})"
 
 
+# Compiled runners of the programs checks read, by program text and constant types (`Program.values`).
+_RUNS: dict[Any, Callable] = {}
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
 # Primitives that only pass a value through on its way to being saved.
 _PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
 
@@ -202,8 +207,25 @@ class Program:
         so the values are the examiner's own, never the subject's word."""
         if self.out_tree is None or any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
             raise TypeError("Program.values() needs a program traced by program_of with concrete inputs")
-        run = jax.jit(jax.extend.core.jaxpr_as_fun(self.jaxpr))
-        return jax.tree.unflatten(self.out_tree, run(*self.inputs))
+        closed = self.jaxpr
+        key = (self.text(), tuple((np.shape(c), str(np.result_type(c))) for c in closed.consts))
+        run = _RUNS.get(key)
+        if run is None:  # equal programs (one per call of a function that compiles once) run one executable
+            run = _RUNS[key] = jax.jit(lambda consts, args, jaxpr=closed.jaxpr: jax.extend.core.jaxpr_as_fun(
+                jax.extend.core.ClosedJaxpr(jaxpr, consts))(*args))
+        return jax.tree.unflatten(self.out_tree, run(list(closed.consts), list(self.inputs)))
+
+    def text(self) -> str:
+        """The program as text, object addresses masked: two traces of one computation read the same."""
+        return _ADDRESS.sub("0x?", str(getattr(self.jaxpr, "jaxpr", self.jaxpr)))
+
+    def same_as(self, other: Program) -> bool:
+        """Whether `other` is this program: the same equations, literals and constants. JAX compiles
+        one program for both (given the same function object); any difference is a new program."""
+        mine, theirs = getattr(self.jaxpr, "consts", ()), getattr(other.jaxpr, "consts", ())
+        return self.text() == other.text() and len(mine) == len(theirs) and all(
+            np.shape(a) == np.shape(b) and np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+            for a, b in zip(mine, theirs))
 
     def primitives(self) -> list[str]:
         return [eqn.primitive.name for eqn in all_eqns(self.jaxpr)]
