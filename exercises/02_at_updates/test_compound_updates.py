@@ -14,10 +14,15 @@ REPEATS = ("Item 2 is listed three times and item 0 twice: each listing must act
 AT_DOCS = f"See {checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html"
 
 
-def _one_scatter(name, fn, make, scatter, tool):
-    """fn's program is one scatter (of kind `scatter`), the same size for 4 or 16 ids."""
-    program = checks.program_of(fn, *make(4), what=name)
-    checks.assert_no_callbacks(program, what=name)
+TRACED_IDS = np.array([3, 1, 3, 3], np.int32)  # 3 three times: a program that updates once shows it
+
+
+def _one_scatter(name, fn, make, scatter, tool, traced, expected):
+    """fn's program, traced on `traced` (with TRACED_IDS), computes `expected` with one scatter (of
+    kind `scatter`), and is the same size for 4 or 16 ids."""
+    program = checks.program_of(fn, *(jnp.asarray(a) for a in traced), what=name)
+    checks.assert_computes(program, expected, what=f"{name}(..., {TRACED_IDS.tolist()}, ...)", rtol=1e-5,
+                           hint="Item 3 is listed three times: each listing must act again.")
     checks.assert_uses(program, {scatter}, what=name, tool=tool,
                        hint="One scatter applies the update at every listed index, repeats included.")
     if program.loops():
@@ -37,9 +42,12 @@ def test_apply_discounts_divides_once_per_listing(exercise):
     got = jax.jit(exercise.apply_discounts)(jnp.asarray(prices), jnp.asarray(IDS), jnp.asarray(rates))
     checks.assert_close(got, want, rtol=1e-5, what=f"apply_discounts(prices, {IDS.tolist()}, rates)",
                         hint=REPEATS)
+    rates = rates[:len(TRACED_IDS)]
+    want = prices.copy()
+    np.divide.at(want, TRACED_IDS, rates)
     _one_scatter("apply_discounts", exercise.apply_discounts,
                  lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32), jnp.ones(k)), "scatter-mul",
-                 ".at[...].divide")
+                 ".at[...].divide", (prices, TRACED_IDS, rates), want)
 
 
 def test_discounts_of_integer_prices_come_back_as_floats(exercise):
@@ -67,9 +75,12 @@ def test_sharpen_raises_once_per_listing(exercise):
     got = jax.jit(exercise.sharpen)(jnp.asarray(probs), jnp.asarray(IDS), jnp.asarray(exponents))
     checks.assert_close(got, want.astype(np.float32), rtol=1e-4, atol=1e-7,
                         what=f"sharpen(probs, {IDS.tolist()}, exponents)", hint=REPEATS)
+    exponents = exponents[:len(TRACED_IDS)]
+    want = probs.astype(np.float64)
+    np.power.at(want, TRACED_IDS, exponents.astype(np.float64))
     _one_scatter("sharpen", exercise.sharpen,
                  lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32), jnp.ones(k)), "scatter-mul",
-                 ".at[...].power")
+                 ".at[...].power", (probs, TRACED_IDS, exponents), want)
 
 
 def test_transform_applies_fn_once_per_listing(exercise):
@@ -84,8 +95,12 @@ def test_transform_applies_fn_once_per_listing(exercise):
         checks.assert_close(got, want.astype(np.float32), rtol=1e-5,
                             what=f"transform(values, {IDS.tolist()}, {name})",
                             hint=REPEATS + " Apply the fn you are given, whatever it is.")
+    want = values.astype(np.float64)
+    for i in TRACED_IDS:
+        want[i] = np.sin(want[i])
     _one_scatter("transform", lambda values, ids: exercise.transform(values, ids, jnp.sin),
-                 lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32)), "scatter", ".at[...].apply")
+                 lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32)), "scatter", ".at[...].apply",
+                 (values, TRACED_IDS), want)
 
 
 def test_traced_ids_under_jit_compile_once(exercise):

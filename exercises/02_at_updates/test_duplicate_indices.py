@@ -62,7 +62,8 @@ def test_counts_repeated_labels_in_one_compiled_program(exercise):
         hint="No loop is needed at all: one scatter over the whole labels array updates every "
              "label's slot at once, repeats included.")
     program = checks.program_of(exercise.class_counts, batches[0], what="class_counts")
-    checks.assert_no_callbacks(program, what="class_counts")
+    checks.assert_computes(program, bincount(BATCHES[0]), what=f"class_counts({BATCHES[0].tolist()})",
+                           rtol=0, atol=0)
     # A lax loop does not grow either, but it updates one label per step: no update ever meets a
     # repeated index, which is what this exercise is about.
     if program.loops():

@@ -79,10 +79,17 @@ def test_discounted_return_scans_with_the_step_index(exercise):
 
 
 def test_each_is_one_rolled_scan(exercise):
-    for name, make in (("weighted_ema", lambda n: (jnp.ones(n), jnp.ones(n), 0.5)),
-                       ("discounted_return", lambda n: (jnp.ones(n), 0.9))):
+    values = RNG.normal(size=8).astype(np.float32)
+    weights = RNG.uniform(0.5, 2.0, size=8).astype(np.float32)
+    expected = {"weighted_ema": _ema_reference(values, weights, 0.5),
+                "discounted_return": _return_reference(values, 0.9)}
+    for name, make, traced in (
+            ("weighted_ema", lambda n: (jnp.ones(n), jnp.ones(n), 0.5), (values, weights, 0.5)),
+            ("discounted_return", lambda n: (jnp.ones(n), 0.9), (values, 0.9))):
         fn = getattr(exercise, name)
-        program = _guard(name, lambda: checks.program_of(fn, *make(8), what=name))
+        program = _guard(name, lambda: checks.program_of(fn, *map(jnp.asarray, traced[:-1]), traced[-1],
+                                                         what=name))
+        checks.assert_computes(program, expected[name], what=name)
         checks.assert_uses(program, {"scan", "while"}, what=name, tool="lax.scan",
                            hint="Scan over the arrays themselves: a closed-form formula or a Python loop "
                                 "gives the same numbers without the tool.")
