@@ -1,6 +1,7 @@
 """Values right, tool wrong: called, shard_map makes only the partials and a jitted jnp.sum adds them
 outside; traced (as a check reading its program traces it), it shows a jitted shard_map with a
-psum instead, one whose total is averaged, not summed."""
+psum instead, one whose total is averaged, not summed. It scored full
+marks before the checks ran the program they read."""
 
 from functools import partial
 
