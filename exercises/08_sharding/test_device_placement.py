@@ -115,6 +115,9 @@ def added_where_a_lives(exercise):
         # A guard stops at the first copy (a decoy copy of b hides the copies after it) and code can
         # set its own guard; the call's program lists every copy it makes, whatever the guards.
         program = checks.program_of(lambda: exercise.add_on_first(a, b), what=what)
+        # The copies read below belong to the program that computes the sum, not to one shown only
+        # when traced.
+        checks.assert_computes(program, np.asarray(a) + np.asarray(b), what=what)
         if program.host_constants():
             checks.fail(f"{what} computes with data from the host: its program holds NumPy values of shape "
                         f"{program.host_constants()[0]} (a or b copied to host memory, or the sum computed "

@@ -44,11 +44,14 @@ def test_result_stays_split_over_data(exercise):
 
 
 def test_blocks_move_by_a_collective_in_shard_map(exercise):
-    mesh, _, x = setup()
+    mesh, host, x = setup()
     n = jax.device_count()
     what = "ring_shift(x, mesh)"
     shift = lambda v: exercise.ring_shift(v, mesh)  # noqa: E731 - the program of this call
     program = checks.program_of(shift, x, what=what)
+    # The program read below is the one that shifts the blocks, not one shown only when traced.
+    shifted = np.roll(host, BLOCK, axis=0)
+    checks.assert_computes(program, shifted, what=what)
     if not program.mapped_calls():
         checks.fail(f"{what} traces to {sorted(set(program.primitives()))}: there is no jax.shard_map, so no "
                     f"per-device program sends a block anywhere. A roll of the global array leaves the "
@@ -56,6 +59,7 @@ def test_blocks_move_by_a_collective_in_shard_map(exercise):
                     f"See {SHARD_MAP_DOCS}", "wrong-tool")
     program = checks.assert_runs_on_devices(shift, x, what=what, split=((n * BLOCK, 3),),
                                             no_collectives=GATHERING, hint=RING_HINT)
+    checks.assert_computes(program, shifted, what=what)
     if not program.has("ppermute"):
         checks.fail(f"{what}: the per-device program sends nothing to another device (no lax.ppermute): "
                     f"each device can only reach its neighbour's block through a collective. {RING_HINT} "

@@ -61,10 +61,13 @@ def test_partials_hold_one_sum_per_device(exercise):
 
 
 def test_blocks_are_combined_by_a_collective_in_shard_map(exercise):
-    mesh, _, x = setup()
+    mesh, host, x = setup()
     n = jax.device_count()
     what = "partial_and_total(x, mesh)"
     program = checks.program_of(lambda v: exercise.partial_and_total(v, mesh), x, what=what)
+    # The program read below is the one that computes the sums, not one shown only when traced.
+    sums = (host.reshape(n, BLOCK).sum(axis=1), np.float32(host.sum()))
+    checks.assert_computes(program, sums, what=what, rtol=1e-6)
     if not program.mapped_calls():
         checks.fail(f"{what} traces to {sorted(set(program.primitives()))}: there is no jax.shard_map, so "
                     f"the per-device program was never written. jnp on the global array leaves the "
@@ -72,11 +75,12 @@ def test_blocks_are_combined_by_a_collective_in_shard_map(exercise):
                     f"block and combine the blocks with a collective. See {SHARD_MAP_DOCS}", "wrong-tool")
     # Each device sums its own block (no sum of the whole array or of the partials outside), and a
     # collective inside the per-device program combines them.
-    checks.assert_runs_on_devices(
+    program = checks.assert_runs_on_devices(
         lambda v: exercise.partial_and_total(v, mesh), x, what=what, work=("reduce_sum",),
         split=((n * BLOCK,),), collectives=COLLECTIVES,
         hint="Sum the block inside the per-device function, then add the devices' sums with lax.psum "
              "over 'data' there too: every device gets the total without leaving shard_map.")
+    checks.assert_computes(program, sums, what=what, rtol=1e-6)
 
 
 def summed_on_every_device(exercise):

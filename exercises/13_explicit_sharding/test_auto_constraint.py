@@ -55,9 +55,13 @@ def test_columns_come_back_standardized_and_split(exercise):
 
 
 def test_constraint_makes_the_statistics_local(exercise):
-    mesh, _, x = _setup(exercise)
+    mesh, host, x = _setup(exercise)
     _auto_axes(mesh)
     program = checks.program_of(exercise.standardize_columns, x, what="standardize_columns(x)")
+    # The program read here (and compiled below, traced the same way) is the one that standardizes
+    # the columns, not one shown only when traced.
+    checks.assert_computes(program, (host - host.mean(axis=0)) / host.std(axis=0), what="standardize_columns(x)",
+                           rtol=1e-4, atol=1e-5)
     checks.assert_uses(program, CONSTRAINT, what="standardize_columns(x)", tool="lax.with_sharding_constraint",
                        hint="Moving the result afterwards does not change how it was computed.")
     found = checks.compiled_program(exercise.standardize_columns, x, what="standardize_columns(x)").collectives()

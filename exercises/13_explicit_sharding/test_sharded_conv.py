@@ -42,10 +42,13 @@ def test_filters_every_example_and_keeps_the_split(exercise):
 
 
 def test_each_device_convolves_only_its_examples(exercise):
-    mesh, x, _, placed = _setup()
+    mesh, x, k, placed = _setup()
     n = jax.device_count()
     with jax.set_mesh(mesh):
         program = checks.program_of(exercise.filter_batch, *placed, what="filter_batch(x, k)")
+        # The program read here (and compiled below, traced the same way) is the one that filters
+        # the batch, not one shown only when traced.
+        checks.assert_computes(program, _correlate(x, k), what="filter_batch(x, k)", rtol=1e-4, atol=1e-4)
         checks.assert_uses(program, CONV, what="filter_batch(x, k)", tool="lax.conv_general_dilated")
         # The task's filter_batch is jitted: one compiled program, not op-by-op dispatch.
         checks.assert_jitted(exercise.filter_batch, *placed, what="filter_batch(x, k)", entirely=True)
