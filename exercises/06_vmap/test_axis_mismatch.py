@@ -64,6 +64,6 @@ def test_rectangular_batch_gives_batch_by_n(exercise):
                               hint="The examples must come out along axis 0, one per row.")
     checks.assert_close(out, a + b + c.T, what="add_batched(a, b, c) with 5 examples of length 2", hint=HINT)
     # The batch stays one vectorized program: a loop over the examples gives the same numbers.
+    # Each program read is run and must give the batch's sums, so what is read is what computes them.
     checks.assert_not_unrolled_over_batch(exercise.add_batched, lambda batch: _inputs(batch, 2), (2, 9),
-                                          what="add_batched")
-    checks.assert_no_callbacks(checks.program_of(exercise.add_batched, a, b, c), what="add_batched(a, b, c)")
+                                          what="add_batched", expected=lambda a, b, c: a + b + c.T)

@@ -65,8 +65,27 @@ def averaged_by_a_collective_on_the_devices(exercise):
     if not isinstance(grads, dict):
         checks.fail(f"parallel_grads returned a {type(grads).__name__}; expected a dict like params.",
                     "wrong-shape")
-    checks.assert_close(grads, _stacked(_whole_batch_grad(params, xs, ys)), what=WHAT, rtol=1e-4, atol=1e-5)
-    for name, leaf in grads.items():
+    want = _stacked(_whole_batch_grad(params, xs, ys))
+    checks.assert_close(grads, want, what=WHAT, rtol=1e-4, atol=1e-5)
+    # Every device must see only its own shard of the batch (not all of it: that is not data parallel),
+    # compute a gradient there, and combine the gradients with a collective.
+    try:
+        program = checks.assert_runs_on_devices(
+            exercise.parallel_grads, params, xs, ys, what=WHAT, work=("dot_general",),
+            split=((n, PER_DEVICE, D), (n, PER_DEVICE)), collectives=COMBINING,
+            hint="Split xs and ys over the devices, give every device the same params, and average the "
+                 "gradients with a collective over the pmap axis_name.")
+    except checks.KataFailure as failure:
+        if failure.code not in ("numpy-on-tracer", "traced-value"):
+            raise
+        checks.fail(f"{WHAT} pulls the gradients off the devices to average them ({failure}). Gathering "
+                    f"per-device results in one place and sending the average back is a round trip; a "
+                    f"collective over the named pmap axis averages them where they are. See {PMAP_DOCS}",
+                    "host-transfer")
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the gradients stays.
+    checks.assert_computes(program, want, what=WHAT, rtol=1e-4, atol=1e-5)
+    for name, leaf in program.values().items():
         what = f"parallel_grads(...)[{name!r}]"
         checks.assert_split_over_devices(leaf, what=what,
                                          hint="Each device keeps its own copy: return the averaged gradient "
@@ -79,21 +98,6 @@ def averaged_by_a_collective_on_the_devices(exercise):
                             f"{shards[0].device.id} holds {first.ravel()}. After a collective over the pmap "
                             f"axis_name every device holds the same values, so every device can take the same "
                             f"update step. See {PMAP_DOCS}", "wrong-collective")
-    # Every device must see only its own shard of the batch (not all of it: that is not data parallel),
-    # compute a gradient there, and combine the gradients with a collective.
-    try:
-        checks.assert_runs_on_devices(
-            exercise.parallel_grads, params, xs, ys, what=WHAT, work=("dot_general",),
-            split=((n, PER_DEVICE, D), (n, PER_DEVICE)), collectives=COMBINING,
-            hint="Split xs and ys over the devices, give every device the same params, and average the "
-                 "gradients with a collective over the pmap axis_name.")
-    except checks.KataFailure as failure:
-        if failure.code not in ("numpy-on-tracer", "traced-value"):
-            raise
-        checks.fail(f"{WHAT} pulls the gradients off the devices to average them ({failure}). Gathering "
-                    f"per-device results in one place and sending the average back is a round trip; a "
-                    f"collective over the named pmap axis averages them where they are. See {PMAP_DOCS}",
-                    "host-transfer")
 
 
 def test_devices_average_their_shard_gradients_with_a_collective(exercise):

@@ -43,11 +43,15 @@ def computed_on_every_device(exercise):
     n = jax.device_count()
     out = exercise.convolve_per_device(xs, ws)
     checks.assert_close(out, _by_hand(xs, ws), what="convolve_per_device(xs, ws)", rtol=1e-5, atol=1e-5)
-    checks.assert_split_over_devices(out, what="convolve_per_device(xs, ws)", hint=HINT)
     # Placement is not proof: a result computed on one device and moved with device_put lands in
     # the same place. The program shows where the convolution itself ran.
-    checks.assert_runs_on_devices(exercise.convolve_per_device, xs, ws, what="convolve_per_device(xs, ws)",
-                                  work=("conv_general_dilated",), split=((n, LENGTH), (n, TAPS)), hint=HINT)
+    program = checks.assert_runs_on_devices(
+        exercise.convolve_per_device, xs, ws, what="convolve_per_device(xs, ws)", work=("conv_general_dilated",),
+        split=((n, LENGTH), (n, TAPS)), hint=HINT)
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the work's output stays.
+    checks.assert_computes(program, _by_hand(xs, ws), what="convolve_per_device(xs, ws)", rtol=1e-5, atol=1e-5)
+    checks.assert_split_over_devices(program.values(), what="convolve_per_device(xs, ws)", hint=HINT)
 
 
 def test_each_device_convolves_its_own_row(exercise):

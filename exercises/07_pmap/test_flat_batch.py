@@ -74,13 +74,16 @@ def rows_normalised_where_they_live(exercise):
     what = f"unit_rows_parallel(batch of {batch.shape[0]} rows)"
     out = _run(exercise, batch)
     checks.assert_close(out, _by_hand(batch), what=what)
-    checks.assert_split_over_devices(out, what=what,
-                                     hint="Each device should normalise its own block of rows under "
-                                          "jax.pmap; reshaping pmap's result keeps the blocks in place.")
     program = checks.assert_runs_on_devices(
         exercise.unit_rows_parallel, batch, what=what,
         no_gather=((n, 2, FEATURES), batch.shape),  # the blocks as pmap or as shard_map receives them
         hint="Normalise the rows inside jax.pmap; the reshapes before and after move no data.")
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the work's output stays.
+    checks.assert_computes(program, _by_hand(batch), what=what)
+    checks.assert_split_over_devices(program.values(), what=what,
+                                     hint="Each device should normalise its own block of rows under "
+                                          "jax.pmap; reshaping pmap's result keeps the blocks in place.")
     wide = [call for call in program.mapped_calls() if call.n_devices == n]
     blocks = [(whole, per) for call in wide for whole, per in call.inputs if math.prod(whole) == batch.size]
     if not any(math.prod(per) * n == batch.size for _, per in blocks):

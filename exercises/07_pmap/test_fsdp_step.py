@@ -38,15 +38,18 @@ def check_step(exercise) -> None:
     checks.assert_close(new, _expected(*host), what="train_step(w, x, y, mesh)", rtol=1e-4, atol=1e-5,
                         hint="The step uses the gradient of the mean loss over the whole batch: the "
                              "psum_scatter adds the devices' gradients, so divide by their number.")
-    checks.assert_sharding(new, what="train_step(w, x, y, mesh)", spec=("data",), shard_shape=(d // n, K),
-                           n_devices=n, hint="Each device returns only its updated rows of w: "
-                                             "out_specs=P('data').")
     program = checks.assert_runs_on_devices(
         lambda w, x, y: exercise.train_step(w, x, y, mesh), *placed, what="train_step(w, x, y, mesh)",
         split=((d, K), (n * PER_DEVICE, d), (n * PER_DEVICE, K)), collectives=("all_gather",),
         no_gather=((n * PER_DEVICE, d), (n * PER_DEVICE, K)),
         hint="w, x and y all enter shard_map split by rows (in_specs P('data')); each device rebuilds the "
              "whole w inside with lax.all_gather(..., tiled=True).")
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the work's output stays.
+    checks.assert_computes(program, _expected(*host), what="train_step(w, x, y, mesh)", rtol=1e-4, atol=1e-5)
+    checks.assert_sharding(program.values(), what="train_step(w, x, y, mesh)", spec=("data",),
+                           shard_shape=(d // n, K), n_devices=n,
+                           hint="Each device returns only its updated rows of w: out_specs=P('data').")
     inside = {p for call in program.mapped_calls() for p in call.primitives()}
     if "psum" in inside or "psum_invariant" in inside:
         checks.fail("train_step sums the whole gradient on every device (a psum) and then keeps only its "

@@ -63,20 +63,24 @@ def test_step_on_the_placed_batch(exercise):
     host, placed = _placed(exercise)
     # The whole step is one program: a jitted gradient with the update applied eagerly around it is not.
     checks.assert_jitted(exercise.train_step, *placed, what="train_step(params, x, y)", entirely=True,
-                         single=True)
+                         single=True, expected=_expected(*host), rtol=1e-4, atol=1e-5)
     new = exercise.train_step(*placed)
     checks.assert_close(new, _expected(*host), what="train_step(*place(...))", rtol=1e-4, atol=1e-5,
                         hint="One step: params - LR * jax.grad(loss)(params, x, y), over the whole batch.")
-    for name, leaf in new.items():
+    # Where the update lives is read from the step's program run here, not from the call's own word.
+    program = checks.program_of(exercise.train_step, *placed, what="train_step(params, x, y)")
+    checks.assert_computes(program, _expected(*host), what="train_step(params, x, y)", rtol=1e-4, atol=1e-5)
+    for name, leaf in program.values().items():
         checks.assert_replicated(leaf, what=f"train_step(...)['{name}']",
                                  hint="Replicated params in, replicated params out: every device applies the "
                                       "same update.")
 
 
 def test_compiler_partitions_the_step(exercise):
-    _, placed = _placed(exercise)
+    host, placed = _placed(exercise)
     n = jax.device_count()
     program = checks.program_of(exercise.train_step, *placed, what="train_step(params, x, y)")
+    checks.assert_computes(program, _expected(*host), what="train_step(params, x, y)", rtol=1e-4, atol=1e-5)
     if program.mapped_calls():
         checks.fail("train_step contains a shard_map (or pmap): that is the per-device program written by "
                     "hand, the previous exercise. Here write the step for the whole batch and let jit's "

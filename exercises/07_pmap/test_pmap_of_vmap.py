@@ -51,7 +51,8 @@ def test_each_example_gets_its_own_affine(exercise):
     # A Python loop over the examples inside pmap gets the values too, one traced copy of affine per
     # example; vmap traces affine once, whatever the batch.
     checks.assert_not_unrolled_over_batch(exercise.affine_everywhere, _inputs, (2, 5),
-                                          what="affine_everywhere(a, b, c)", hint=HINT)
+                                          what="affine_everywhere(a, b, c)", hint=HINT, expected=_by_hand,
+                                          rtol=1e-5, atol=1e-5)
     checks.assert_reuses_program(lambda: _call(exercise, a, b, c), what="affine_everywhere(a, b, c)",
                                  calls="2 more calls with the same shapes", why=REUSE_WHY)
 
@@ -64,10 +65,14 @@ def each_device_computes_its_own_batch(exercise):
     what = "affine_everywhere(a, b, c)"
     out = _call(exercise, a, b, c)
     checks.assert_close(out, _by_hand(a, b, c), rtol=1e-5, atol=1e-5, what=what)
-    checks.assert_split_over_devices(out, what=what, hint="The outer transformation must be jax.pmap. " + HINT)
     # Placement is not proof: the program must do the matmuls per device, on each device's own batch.
-    checks.assert_runs_on_devices(exercise.affine_everywhere, a, b, c, what=what, work=("dot_general",),
-                                  split=(a.shape, b.shape, c.shape), hint=HINT)
+    program = checks.assert_runs_on_devices(exercise.affine_everywhere, a, b, c, what=what, work=("dot_general",),
+                                            split=(a.shape, b.shape, c.shape), hint=HINT)
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the work's output stays.
+    checks.assert_computes(program, _by_hand(a, b, c), what=what, rtol=1e-5, atol=1e-5)
+    checks.assert_split_over_devices(program.values(), what=what,
+                                     hint="The outer transformation must be jax.pmap. " + HINT)
 
 
 def test_each_device_holds_its_own_batch(exercise):

@@ -77,8 +77,11 @@ def check_step(exercise) -> None:
     checks.assert_close(new, _expected(*host), what=what, rtol=1e-4, atol=1e-5,
                         hint="Every device should apply the gradient of the whole batch's mean loss, not one "
                              "device's own gradient and not the sum over devices.")
-    _replicated(new, what)
     program = checks.program_of(lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what=what)
+    # The program read is run here and must give the step's values; where its result lives (the
+    # examiner's run, not the call's own word) shows the update comes back replicated.
+    checks.assert_computes(program, _expected(*host), what=what, rtol=1e-4, atol=1e-5)
+    _replicated(program.values(), what)
     foreign = [c for c in program.mapped_calls() if c.eqn.params.get("mesh") != mesh]
     if foreign:
         names = sorted(foreign[0].axis_sizes)
@@ -86,12 +89,13 @@ def check_step(exercise) -> None:
                     f"it was given: that is what jax.pmap does (pmap builds its own one-axis mesh and needs a "
                     f"stacked (devices, per_device, ...) batch). pmap is the legacy API; write the step with "
                     f"jax.shard_map(..., mesh=mesh) on the global arrays. See {SHARD_MAP_DOCS}", "wrong-tool")
-    checks.assert_runs_on_devices(
+    program = checks.assert_runs_on_devices(
         lambda p, x, y: exercise.train_step(p, x, y, mesh), *placed, what=what,
         work=("dot_general",), split=((n * PER_DEVICE, D), (n * PER_DEVICE,)), collectives=AVERAGING,
         no_gather=((n * PER_DEVICE, D), (n * PER_DEVICE,)),
         hint="Give shard_map in_specs=P('data') for x and y, so each device sees only its own rows, and "
              "combine the devices' work inside it.")
+    checks.assert_computes(program, _expected(*host), what=what, rtol=1e-4, atol=1e-5)
 
 
 def test_each_device_steps_on_its_rows(exercise):

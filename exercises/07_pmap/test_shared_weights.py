@@ -46,10 +46,13 @@ def filter_reaches_each_device_once(exercise):
     n = jax.device_count()
     out = exercise.convolve_shared(xs, w)
     checks.assert_close(out, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5)
-    checks.assert_split_over_devices(out, what=WHAT, hint="Each device keeps the row it computed.")
     program = checks.assert_runs_on_devices(
         exercise.convolve_shared, xs, w, what=WHAT, work=("conv_general_dilated",), split=((n, LENGTH),),
         hint="Map convolve over the devices with jax.pmap: vmap computes the same numbers on one device.")
+    # The program read is run here and must give the task's values; where its result lives (the
+    # examiner's run, not the call's own word) shows where the work's output stays.
+    checks.assert_computes(program, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5)
+    checks.assert_split_over_devices(program.values(), what=WHAT, hint="Each device keeps the row it computed.")
     # What each device is handed besides its signal: the filter must arrive whole, once.
     for call in program.mapped_calls():
         for whole, per_device in call.inputs:

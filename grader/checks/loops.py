@@ -12,7 +12,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, fail, sentence
-from grader.checks.programs import Program, jaxpr_size, program_of
+from grader.checks.programs import Program, assert_computes, program_of
 
 
 # --- shared inputs stay shared -------------------------------------------------------------------
@@ -162,18 +162,31 @@ def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") ->
 
 
 def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],
-                                   *, what: str, hint: str = "") -> None:
+                                   *, what: str, hint: str = "", expected: Callable[..., Any] | None = None,
+                                   rtol: float = 1e-5, atol: float = 1e-6) -> dict[int, Program]:
     """Tracing `fn(*make_args(b))` gives a program of the same size for every batch size `b`.
 
     A Python loop or comprehension over the examples is unrolled into one copy of
     the per-example work per example; `jax.vmap` (or batched jnp code) traces to
     the same program whatever the batch size.
+
+    Args:
+      expected: what fn returns for a batch's arguments (`expected(*make_args(b))`). Every
+        program read here then must compute it (`assert_computes`): a function that shows a
+        mapped program only when traced, and computes its values another way, fails.
+    Returns:
+      The program read for each batch size, for further questions.
     """
     __tracebackhide__ = True
-    sizes = {b: jaxpr_size(fn, *make_args(b)) for b in batch_sizes}
+    args = {b: make_args(b) for b in batch_sizes}
+    programs = {b: program_of(fn, *args[b], what=what) for b in batch_sizes}
+    sizes = {b: len(program.primitives()) for b, program in programs.items()}
     if len(set(sizes.values())) > 1:
         listed = ", ".join(f"batch {b} -> {s} equations" for b, s in sorted(sizes.items()))
         fail(sentence(f"{what}: the traced program grows with the batch size ({listed}). A Python loop or "
                       f"comprehension over the examples is unrolled, one copy of the work per example; "
                       f"a mapped function traces to the same program whatever the batch size.",
                       hint, f"See {DOCS}/automatic-vectorization.html"), "unrolled")
+    for b, program in programs.items() if expected is not None else ():
+        assert_computes(program, expected(*args[b]), what=f"{what} with a batch of {b}", rtol=rtol, atol=atol)
+    return programs
