@@ -208,6 +208,11 @@ class Program:
         if self.out_tree is None or any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
             raise TypeError("Program.values() needs a program traced by program_of with concrete inputs")
         closed = self.jaxpr
+        if any(isinstance(c, jax.Array) for c in closed.consts):
+            # Arrays the program closed over keep their devices as constants (as arguments, arrays on
+            # different devices could not enter one program).
+            outs = jax.jit(jax.extend.core.jaxpr_as_fun(closed))(*self.inputs)
+            return jax.tree.unflatten(self.out_tree, outs)
         key = (self.text(), tuple((np.shape(c), str(np.result_type(c))) for c in closed.consts))
         run = _RUNS.get(key)
         if run is None:  # equal programs (one per call of a function that compiles once) run one executable
