@@ -12,7 +12,7 @@ X_TALL = np.array([0.3, -0.2, 0.1], np.float32)
 X_WIDE = np.linspace(-1.0, 1.0, 200, dtype=np.float32)
 
 
-def _work(fn, x):
+def _work(program):
     """Elements of every array the traced computation creates, nested jaxprs included, a scan's
     body once per step: the cost of the passes, whether they run at once (vmap) or one after
     another (a Python loop, lax.map). A while loop's body is counted once (its trip count is not in
@@ -26,15 +26,19 @@ def _work(fn, x):
                 total += count(getattr(sub, "jaxpr", sub), inner)
         return total
 
-    return count(jax.make_jaxpr(fn)(x).jaxpr, 1)
+    return count(program.jaxpr.jaxpr, 1)
 
 
-def _assert_cheap_mode(fn, x, jacobian_shape, *, what, mode, other):
+def _assert_cheap_mode(fn, x, expected, *, what, mode, other):
     # The cheap mode pushes or pulls (small dim) directions, about 10 elements per Jacobian
     # entry here; the other mode (big dim) of them, 50 times more, whether it stacks them in
-    # one (big dim) x (big dim) basis or loops over them.
+    # one (big dim) x (big dim) basis or loops over them. The program weighed is the one that
+    # computes the Jacobian.
+    jacobian_shape = expected.shape
     entries = int(np.prod(jacobian_shape))
-    work = _work(fn, jnp.asarray(x))
+    program = checks.program_of(fn, jnp.asarray(x), what=what)
+    checks.assert_computes(program, expected, what=f"{what}(x)", rtol=1e-4, atol=1e-5)
+    work = _work(program)
     if work > 25 * entries:
         big = max(jacobian_shape)
         checks.fail(f"{what} creates {work} array elements in all for a {jacobian_shape[0]} x "
@@ -44,29 +48,37 @@ def _assert_cheap_mode(fn, x, jacobian_shape, *, what, mode, other):
                     f"{checks.DOCS}/notebooks/autodiff_cookbook.html", "wrong-tool")
 
 
+def _tall_expected():
+    return (1 - np.tanh(A @ X_TALL) ** 2)[:, None] * A
+
+
+def _wide_expected():
+    return A.T * (1 - np.tanh(X_WIDE) ** 2)[None, :]
+
+
 def test_tall_jacobian_values_and_shape(exercise):
     jac = jax.jit(exercise.jacobian_of_expand)(jnp.asarray(X_TALL))
-    expected = (1 - np.tanh(A @ X_TALL) ** 2)[:, None] * A
+    expected = _tall_expected()
     checks.assert_shape_dtype(jac, (200, 3), np.float32, what="jacobian_of_expand(x)",
                               hint="The Jacobian of R^3 -> R^200 has one row per output: (200, 3).")
     checks.assert_close(jac, expected, what="jacobian_of_expand(x)", rtol=1e-4, atol=1e-5)
 
 
 def test_tall_jacobian_uses_forward_mode(exercise):
-    _assert_cheap_mode(exercise.jacobian_of_expand, X_TALL, (200, 3), what="jacobian_of_expand",
+    _assert_cheap_mode(exercise.jacobian_of_expand, X_TALL, _tall_expected(), what="jacobian_of_expand",
                        mode="jax.jacfwd (forward mode, one pass per input)", other="output")
 
 
 def test_wide_jacobian_values_and_shape(exercise):
     jac = jax.jit(exercise.jacobian_of_summarize)(jnp.asarray(X_WIDE))
-    expected = A.T * (1 - np.tanh(X_WIDE) ** 2)[None, :]
+    expected = _wide_expected()
     checks.assert_shape_dtype(jac, (3, 200), np.float32, what="jacobian_of_summarize(x)",
                               hint="The Jacobian of R^200 -> R^3 has one row per output: (3, 200).")
     checks.assert_close(jac, expected, what="jacobian_of_summarize(x)", rtol=1e-4, atol=1e-5)
 
 
 def test_wide_jacobian_uses_reverse_mode(exercise):
-    _assert_cheap_mode(exercise.jacobian_of_summarize, X_WIDE, (3, 200), what="jacobian_of_summarize",
+    _assert_cheap_mode(exercise.jacobian_of_summarize, X_WIDE, _wide_expected(), what="jacobian_of_summarize",
                        mode="jax.jacrev (reverse mode, one pass per output)", other="input")
 
 

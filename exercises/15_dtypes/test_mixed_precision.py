@@ -147,6 +147,7 @@ def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
                     "after the last reduce_sum), as jnp.mean of a bfloat16 array does: the loss keeps "
                     "only about 3 digits, whatever dtype it is cast back to. Ask the mean for float32, or "
                     f"cast before it. {DOCS}", "precision")
+    checks.assert_computes(program, _reference(params, x, y)[0], what="loss_fn(params, x, y)", rtol=3e-2)
 
 
 def test_train_step_keeps_float32_master_weights(exercise):
@@ -172,6 +173,10 @@ def test_train_step_keeps_float32_master_weights(exercise):
     program = checks.program_of(exercise.train_step, params, x, y, LR, what="train_step")
     checks.assert_no_callbacks(program, what="train_step")
     _matmuls_in_bfloat16(list(_all_eqns(program.jaxpr.jaxpr)), "train_step")
+    steps = {name: -LR * grads[name] for name in grads}
+    checks.assert_computes(program, {name: params[name] + steps[name] for name in steps},
+                           what="train_step(params, x, y, lr)", rtol=0,
+                           atol=0.02 * max(np.abs(step).max() for step in steps.values()))
 
 
 def test_train_step_differentiates_loss_fn(exercise):

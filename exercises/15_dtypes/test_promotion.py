@@ -25,6 +25,10 @@ def _inputs(x_dtype, y_dtype):
     return jnp.asarray(x, x_dtype), jnp.asarray(y, y_dtype)
 
 
+def _blended(x, y, gain):
+    return np.asarray(x, np.float32) + np.float32(gain) * np.asarray(y, np.float32)
+
+
 def _name(dtype):
     return jnp.dtype(dtype).name
 
@@ -75,7 +79,7 @@ def test_returns_x_dtype_with_the_right_values(exercise):
                     "The result takes x's own dtype, whatever x is: read it from x rather than naming one.")
             checks.assert_shape_dtype(out, (6,), x_dtype, what=what, hint=hint)
         checks.assert_shape_dtype(out, (6,), x_dtype, what=what)
-        want = np.asarray(x, np.float32) + np.float32(gain) * np.asarray(y, np.float32)
+        want = _blended(x, y, gain)
         checks.assert_close(np.asarray(out, np.float32), want, rtol=2e-2, atol=2e-2, what=what)
 
 
@@ -95,3 +99,4 @@ def test_every_step_runs_in_x_dtype(exercise):
                 checks.fail(f"{what}: its program computes `{eqn.primitive.name}` in {dtype.name}, not in "
                             f"x's {_name(x_dtype)}. {_cause(exercise, x, y, gain)} A cast of the result would "
                             f"still leave the work in the other type. {DOCS}", "precision")
+        checks.assert_computes(program, _blended(x, y, gain), what=what, rtol=2e-2, atol=2e-2)

@@ -70,20 +70,25 @@ def test_exact_int64_milliseconds(exercise):
     _check_result(exercise.to_milliseconds(NS), NS, "to_milliseconds(ns)", exercise)
 
 
+def _assert_divides_in_jax(program):
+    if not program.live("div"):
+        found = ("computes a division but throws it away" if program.has("div") else "holds no division")
+        checks.fail(f"to_milliseconds(ns)'s program {found}: the result reaches JAX already divided. An "
+                    "operator applied to the NumPy array itself (ns // ..., np.floor_divide) runs in NumPy "
+                    "on the host, before any conversion; JAX then only copies the answer. "
+                    f"The task asks for the division computed by JAX, on a JAX array. {DOCS}", "host-transfer")
+
+
 def test_integer_arithmetic_in_64_bits(exercise):
     # Traced as it is called, with the NumPy timestamps closed over: JAX records every operation it
     # performs on them, while NumPy arithmetic done before JAX sees the data leaves only a constant.
     as_called = checks.program_of(lambda: exercise.to_milliseconds(NS), what="to_milliseconds(ns)")
     checks.assert_no_callbacks(as_called, what="to_milliseconds(ns)")
-    if not as_called.live("div"):
-        found = ("computes a division but throws it away" if as_called.has("div") else "holds no division")
-        checks.fail(f"to_milliseconds(ns)'s program {found}: the result reaches JAX already divided. An "
-                    "operator applied to the NumPy array itself (ns // ..., np.floor_divide) runs in NumPy "
-                    "on the host, before any conversion; JAX then only copies the answer. "
-                    f"The task asks for the division computed by JAX, on a JAX array. {DOCS}", "host-transfer")
+    _assert_divides_in_jax(as_called)
     # With 64-bit types on, the program of the very call the task describes (a NumPy array in):
     # tracing with an abstract input instead would reject an answer that reads its NumPy input on
-    # the host before handing it to JAX, which the task allows.
+    # the host before handing it to JAX, which the task allows. That program is run too (after the
+    # lesson for a floating-point detour): it must compute the milliseconds.
     with jax.enable_x64(True):
         program = checks.program_of(lambda: exercise.to_milliseconds(NS), what="to_milliseconds(ns)")
         for eqn in _all_eqns(program.jaxpr.jaxpr):
@@ -97,7 +102,9 @@ def test_integer_arithmetic_in_64_bits(exercise):
                                 f"the integers take a detour through floating point, exact only up to "
                                 f"2**{24 if dtype.itemsize == 4 else 53}, while these timestamps are about "
                                 f"2**60. Stay in int64: integer floor division is exact. {DOCS}", "precision")
-        hlo = jax.jit(lambda: exercise.to_milliseconds(NS)).lower().as_text()
+        checks.assert_computes(program, NS // 1_000_000, what="to_milliseconds(ns)", rtol=0, atol=0)
+        _assert_divides_in_jax(program)
+        hlo = jax.jit(jax.extend.core.jaxpr_as_fun(program.jaxpr)).lower().as_text()  # that same program
     result = re.search(r"func\.func public @main\(.*?\) -> \((tensor<[^>]*>)", hlo)
     if result is None or "xi64>" not in result.group(1):
         shown = result.group(1) if result else "no tensor"
