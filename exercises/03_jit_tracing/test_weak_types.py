@@ -25,7 +25,8 @@ def test_mixed_scalar_stream_compiles_once_with_float32_updates(exercise):
     with checks.count_compiles() as log:
         outs = [exercise.apply_update(w, grad, lr) for lr in SCHEDULE]
     # The update itself must run in the program: not a jitted remnant with the rest done eagerly.
-    checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5, entirely=True)
+    checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5, entirely=True,
+                         expected=np.asarray(w) - 0.5 * np.asarray(grad))
     if log.count > 1 and len(set(log.signatures)) == 1:
         why = ("every one of these programs takes the same inputs, so lr is not among them: it is baked "
                "into each program as a constant (a static argument, or a value captured by a new jit), "
@@ -44,6 +45,13 @@ def test_mixed_scalar_stream_compiles_once_with_float32_updates(exercise):
         checks.assert_shape_dtype(out, (4,), np.float32, what=f"apply_update(w, grad, {lr!r})")
         checks.assert_close(out, np.asarray(w) - float(lr) * np.asarray(grad), rtol=1e-5, atol=1e-6,
                             what=f"apply_update(w, grad, {lr!r})", hint=_what_lr_became(out, w, grad, lr))
+    # Python floats are one kind of scalar: their values are data in one program. (Other kinds
+    # may trace to another program around the jitted one, converting lr to the one dtype.)
+    floats = [0.5, 0.125, 0.1]
+    checks.assert_one_program(
+        exercise.apply_update, [(w, grad, lr) for lr in floats], what="apply_update",
+        calls_text=f"learning rates {floats}", expected=[np.asarray(w) - lr * np.asarray(grad) for lr in floats],
+        why="lr reaches the program as a compile-time constant: it must be traced data")
 
 
 def _what_lr_became(out, w, grad, lr):
