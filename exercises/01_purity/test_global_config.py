@@ -20,11 +20,16 @@ def test_follows_temperature_changes(exercise):
 
 def test_compiles_once_for_many_temperatures(exercise):
     logits = jnp.asarray(LOGITS)
-    checks.assert_jitted(exercise.scaled_logits, logits, what="scaled_logits", entirely=True)
+    # Traced at a temperature of its own, on logits of its own: the program must divide by it.
+    exercise.set_temperature(2.5)
+    traced = jnp.asarray(np.random.default_rng(5).normal(size=7).astype(np.float32))
+    checks.assert_jitted(exercise.scaled_logits, traced, what="scaled_logits", entirely=True,
+                         expected=np.asarray(traced) / 2.5)
     # A host callback that fetches the global while the program runs also follows it, but the
     # function still reads state outside its arguments: the lesson is to pass the value in.
+    program = checks.program_of(exercise.scaled_logits, traced, what="scaled_logits")
     checks.assert_not_uses(
-        checks.program_of(exercise.scaled_logits, logits, what="scaled_logits"), checks.CALLBACKS,
+        program, checks.CALLBACKS,
         what="scaled_logits", code="host-transfer",
         why="A host callback fetches the temperature from Python while the compiled program runs: "
             "the function still depends on a global that is not one of its inputs, so jit cannot see "

@@ -113,6 +113,13 @@ def test_steps_compile_once_without_leaking(exercise):
     # A new shape traces the step once more, this time with leak checking on.
     x5, y5 = _data(3, n=5)
     _fit_checking_leaks(exercise, w0, x5, y5, 2)
+    # New starting weights are new data: the fit traces to the one program, whose steps compute them.
+    checks.assert_one_program(
+        lambda w: exercise.fit(w, x, y, 3), [(w0,), (w1,)], what="fit(w, x, y, 3)",
+        calls_text="two starting weights", expected=[_reference(w, x, y, 3) for w in (w0, w1)],
+        rtol=1e-4, atol=1e-5,
+        why="the starting weights (or a step number) reach the jitted step as compile-time constants: "
+            "pass them as ordinary traced arguments")
 
 
 def _trace_fit(exercise, w0, x, y):
@@ -157,3 +164,4 @@ def test_losses_leave_the_program_as_outputs(exercise):
                     f"in its program, returning no new weights): a second forward pass per step, op by op "
                     f"or in another compiled function, while the jitted step already computes that loss to "
                     f"differentiate it. Hand the loss back from the step itself. {LINK}", "repeated-work")
+    checks.assert_computes(program, _reference(w0, x, y, 2), what="fit(w, x, y, 2)", rtol=1e-4, atol=1e-5)

@@ -55,6 +55,10 @@ def test_counts_repeated_labels_in_one_compiled_program(exercise):
         why="the labels are reaching the program as compile-time constants (a static argument, "
             "a tuple, Python ints): keep them a traced array, so new labels are new data, not a "
             "new program")
+    checks.assert_one_program(
+        exercise.class_counts, [(labels,) for labels in batches[1:3]], what="class_counts",
+        calls_text="2 calls with new labels of the same shape", expected=[bincount(b) for b in BATCHES[1:3]],
+        rtol=0, atol=0, why="the labels reach the program as compile-time constants: keep them a traced array")
     checks.assert_jitted(exercise.class_counts, batches[0], what="class_counts", entirely=True)
     sizes = {n: checks.jaxpr_size(exercise.class_counts, jnp.zeros(n, dtype=jnp.int32)) for n in (4, 32)}
     checks.assert_not_unrolled(

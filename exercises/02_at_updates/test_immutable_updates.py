@@ -82,5 +82,6 @@ def test_runs_under_jit(exercise):
         checks.assert_close(out, expected(WEIGHTS, *ids),
                             what=f"jax.jit(reweight)(weights, *{[i.tolist() for i in ids]})",
                             hint=_what_went_wrong(out, WEIGHTS, *ids))
-    checks.assert_no_callbacks(checks.program_of(exercise.reweight, weights, *args, what="reweight"),
-                               what="reweight")
+    # The program read is JAX's own scatters, and computes the updates on the last ids.
+    checks.assert_computes(checks.program_of(exercise.reweight, weights, *args, what="reweight"),
+                           expected(WEIGHTS, *ids), what=f"reweight(weights, *{[i.tolist() for i in ids]})")

@@ -55,6 +55,12 @@ def test_compiles_once_across_signs(exercise):
                            expected=1, why=why)
     for r, out in zip(RESIDUALS, outs):
         checks.assert_close(out, np.float32(_expected(r)), what=f"pinball_loss({r})")
+    both_signs = [2.0, -2.0, 0.0]
+    checks.assert_one_program(
+        exercise.pinball_loss, [(jnp.float32(r),) for r in both_signs], what="pinball_loss",
+        calls_text=f"residuals {both_signs}", expected=[np.float32(_expected(r)) for r in both_signs],
+        why="the residual reaches the program as a compile-time constant (static, or a Python float "
+            "handed to a static jit). " + BRANCH_IN_PROGRAM)
     # One program for both signs is not enough if the sign is still tested in Python, on the
     # concrete residual, before the program runs: the branch itself must be inside it.
     try:
@@ -64,4 +70,5 @@ def test_compiles_once_across_signs(exercise):
                     f"only while the residual is a concrete value. Called from another jitted function "
                     f"(a training step, a vmap over residuals) the residual is a tracer and the Python "
                     f"test fails. {BRANCH_IN_PROGRAM} See {checks.DOCS}/control-flow.html", "traced-value")
-    checks.assert_jitted(exercise.pinball_loss, values[0], what="pinball_loss", entirely=True)
+    checks.assert_jitted(exercise.pinball_loss, values[1], what="pinball_loss", entirely=True,
+                         expected=np.float32(_expected(RESIDUALS[1])))

@@ -35,7 +35,8 @@ def test_trains_with_one_compile_for_many_steps(exercise):
         out = exercise.train(w, grads, 0.1)
     # The update runs in the program (stacking the list of gradients first may stay outside).
     checks.assert_jitted(exercise.train, w, grads, what="train(w, grads, lr=0.1)", lr=0.1, entirely=True,
-                         allow=("stack", "concatenate", "broadcast_in_dim", "reshape"))
+                         allow=("stack", "concatenate", "broadcast_in_dim", "reshape"),
+                         expected=_expected(w, grads, 0.1), atol=1e-5)
     checks.assert_compiles(
         log, what="train()", calls=f"a second run of {STEPS} steps with the same arrays", expected=0,
         warm_up=first,
@@ -66,3 +67,9 @@ def test_new_learning_rate_reuses_the_program(exercise):
             "Pass lr to the jitted function as an ordinary argument")
     checks.assert_close(out, _expected(w2, grads2, 0.05), rtol=1e-5, atol=1e-5,
                         what="train(w, grads, lr=0.05)")
+    checks.assert_one_program(
+        exercise.train, [(w, grads, 0.1), (w2, grads2, 0.05)], what="train(w, grads, lr)",
+        calls_text="two learning rates and the same shapes",
+        expected=[_expected(w, grads, 0.1), _expected(w2, grads2, 0.05)], atol=1e-5,
+        why="the learning rate reaches the program as a compile-time constant: pass lr to the jitted "
+            "function as an ordinary argument")

@@ -31,15 +31,14 @@ def _call(fn, name, x):
 
 def test_damped_wave_under_jit(exercise):
     _call(exercise.damped_wave, "damped_wave", X)
-    checks.assert_jitted(exercise.damped_wave, X, what="damped_wave", entirely=True)
+    checks.assert_jitted(exercise.damped_wave, X, what="damped_wave", entirely=True,
+                         expected=np.sin(3 * X) * np.exp(-X ** 2))
     out = exercise.damped_wave(X)
     if not isinstance(out, jax.Array):
         checks.fail(f"damped_wave returned a {type(out).__name__}, not a jax.Array: NumPy ran on the "
                     f"values and pulled them to the host. The value computation belongs to jax.numpy, "
                     f"which stays in the program.", "host-transfer")
     checks.assert_close(out, np.sin(3 * X) * np.exp(-X ** 2), rtol=1e-5, atol=1e-6, what="damped_wave(x)")
-    checks.assert_no_callbacks(checks.program_of(exercise.damped_wave, X, what="damped_wave"),
-                               what="damped_wave")
 
 
 def _traced_size_lesson(error):
@@ -61,12 +60,10 @@ def test_as_matrix_under_jit(exercise):
         if "concrete" not in str(error):
             raise
         _traced_size_lesson(error)
-    checks.assert_jitted(exercise.as_matrix, x, what="as_matrix", entirely=True)
+    checks.assert_jitted(exercise.as_matrix, x, what="as_matrix", entirely=True, expected=x.reshape(6, 4))
     for shape, merged in [((2, 3, 4), (6, 4)), ((4, 1, 5, 2), (4, 10))]:
         x = _blocks(shape)
         checks.assert_close(exercise.as_matrix(x), x.reshape(merged),
                             what=f"as_matrix(x of shape {shape})",
                             hint="Rows are the first two axes together (x.shape[0] * x.shape[1]); all "
                                  "the other axes fold into the columns.")
-    checks.assert_no_callbacks(checks.program_of(exercise.as_matrix, _blocks((2, 3, 4)), what="as_matrix"),
-                               what="as_matrix")

@@ -18,8 +18,9 @@ def _expected(x1, x2):
 
 def _primitives(exercise):
     program = checks.program_of(exercise.score, X1, X2, what="score")
-    # Fewer equations only count if JAX still does the work: not NumPy behind a host callback.
-    checks.assert_no_callbacks(program, what="score")
+    # Fewer equations only count if JAX still does the work (not NumPy behind a host callback), and
+    # the program counted computes the score.
+    checks.assert_computes(program, _expected(X1, X2), what="score(x1, x2)", atol=1e-5)
     return program.primitives()
 
 

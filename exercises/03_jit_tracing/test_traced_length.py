@@ -38,7 +38,7 @@ def test_returns_for_every_n(exercise):
 def test_is_compiled(exercise):
     _call(exercise, _rewards(1), 3)
     checks.assert_jitted(exercise.n_step_return, _rewards(1), n=3, what="n_step_return(rewards, n=3)",
-                         entirely=True)
+                         entirely=True, expected=np.float32(_expected(_rewards(1), 3)), atol=1e-5)
 
 
 def test_same_n_reuses_the_program(exercise):
@@ -57,6 +57,12 @@ def test_same_n_reuses_the_program(exercise):
     for r, out in zip(batches[1:], outs):
         checks.assert_close(out, np.float32(_expected(r, 4)), rtol=1e-5, atol=1e-5,
                             what="n_step_return(rewards, 4)")
+    # n may be static (it is closed over here); the rewards are data, traced into one program.
+    checks.assert_one_program(
+        lambda rewards: exercise.n_step_return(rewards, 4), [(r,) for r in batches[1:]],
+        what="n_step_return(rewards, 4)", calls_text="3 calls with n = 4 and new rewards of the same shape",
+        expected=[np.float32(_expected(r, 4)) for r in batches[1:]], atol=1e-5,
+        why="the rewards reach the program as compile-time constants: keep them traced")
     with checks.count_compiles() as new_n:
         for n in (2, 5):
             _call(exercise, batches[0], n)

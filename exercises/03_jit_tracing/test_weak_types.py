@@ -25,7 +25,8 @@ def test_mixed_scalar_stream_compiles_once_with_float32_updates(exercise):
     with checks.count_compiles() as log:
         outs = [exercise.apply_update(w, grad, lr) for lr in SCHEDULE]
     # The update itself must run in the program: not a jitted remnant with the rest done eagerly.
-    checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5, entirely=True)
+    checks.assert_jitted(exercise.apply_update, w, grad, what="apply_update", lr=0.5, entirely=True,
+                         expected=np.asarray(w) - 0.5 * np.asarray(grad))
     if log.count > 1 and len(set(log.signatures)) == 1:
         why = ("every one of these programs takes the same inputs, so lr is not among them: it is baked "
                "into each program as a constant (a static argument, or a value captured by a new jit), "
