@@ -406,16 +406,23 @@ def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, 
 
 
 def assert_computes(program: Program, expected: Any, *, what: str, rtol: float = 1e-5, atol: float = 1e-6,
-                    hint: str = "") -> None:
+                    hint: str = "", effects: bool = False) -> None:
     """The program a check reads computes the values the task asks for, on the inputs it was traced
     with, run where the check runs (under the grader: by the examiner, from the program alone).
 
     What a check reads in a program (its scan, its collective) then belongs to the program that
     does the work: a program with the right tool whose values come from elsewhere fails here.
-    Host callbacks are refused first, since their values are computed outside the program.
+    Host callbacks are refused first, since their values are computed outside the program; with
+    `effects`, only those whose results the outputs depend on (a callback that prints is the task).
     """
     __tracebackhide__ = True
-    assert_no_callbacks(program, what=what)
+    if not effects:
+        assert_no_callbacks(program, what=what)
+    elif program.live(*CALLBACKS):
+        fed = ", ".join(sorted({eqn.primitive.name for eqn in program.live(*CALLBACKS)}))
+        fail(f"{what} computes its result through a host callback ({fed}): Python on the host does the "
+             f"work in the middle of the program. A callback may show a value; the value itself must be "
+             f"computed by JAX.", "host-transfer")
     try:
         assert_close(program.values(), expected, what=f"the program traced for {what}", rtol=rtol, atol=atol,
                      hint=sentence(hint, _TRACE_TIME_CAUSE))
