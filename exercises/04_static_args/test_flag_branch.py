@@ -43,7 +43,7 @@ def test_is_compiled_with_jit(exercise):
     for neg in (True, False):
         _call(exercise, x, neg)
         checks.assert_jitted(lambda v: exercise.apply_sign(v, neg), x, what=f"apply_sign(x, {neg})",
-                             entirely=True)
+                             entirely=True, expected=-X if neg else X)
 
 
 def test_compiles_each_flag_value_at_most_once(exercise):

@@ -33,9 +33,14 @@ def test_one_jitted_sgd_step_for_ten_learning_rates(exercise):
             "compile-time constant (a static argument, or a value captured by a jitted lambda made per "
             "call), so every new value compiles a new program. The learning rate only feeds "
             "arithmetic: as traced data, a new value runs the same program")
+    checks.assert_one_program(
+        exercise.sgd_step, [(params, grads, jnp.float32(rate)) for rate in RATES[1:3]], what="sgd_step()",
+        calls_text="two new learning rates", expected=[_expected(rate) for rate in RATES[1:3]],
+        why="The rate reaches the program as a compile-time constant. The learning rate only feeds "
+            "arithmetic: as traced data, a new value runs the same program")
     # No recompiles must not mean no compiling: the step stays one jitted program...
     checks.assert_jitted(lambda p, g: exercise.sgd_step(p, g, 0.1), params, grads,
-                         what="sgd_step(params, grads, 0.1)", entirely=True)
+                         what="sgd_step(params, grads, 0.1)", entirely=True, expected=_expected(0.1))
     # ... that takes the exact step for every rate, passed by position or by name.
     for rate, out in zip(RATES, outs):
         checks.assert_close(out, _expected(rate), what=f"sgd_step(params, grads, {rate:.4f})")

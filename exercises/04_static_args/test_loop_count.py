@@ -47,7 +47,8 @@ def test_is_compiled_with_jit(exercise):
     x = jnp.asarray(X)
     _call(exercise, x, 3)
     checks.assert_jitted(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)", entirely=True)
-    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)", entirely=True)
+    checks.assert_jitted(lambda v: exercise.newton_sqrt(v, n=3), x, what="newton_sqrt(x, n=3)", entirely=True,
+                         expected=_newton(3))
     # The loop itself must be compiled: not a Python loop outside jit calling a jitted step n times.
     program = checks.program_of(lambda v: exercise.newton_sqrt(v, 3), x, what="newton_sqrt(x, 3)")
     checks.assert_computes(program, _newton(3), what="newton_sqrt(x, 3)")

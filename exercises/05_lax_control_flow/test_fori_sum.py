@@ -43,7 +43,13 @@ def test_compiles_once_for_every_range(exercise):
         why="the bounds are reaching the program as compile-time constants (static arguments): "
             "lax.fori_loop accepts traced bounds, so keep them ordinary arguments and one "
             "program serves every range")
-    checks.assert_jitted(exercise.sum_range, *ranges[0], what="sum_range")
+    checks.assert_one_program(
+        exercise.sum_range, [ranges[1], ranges[4]], what="sum_range()", calls_text="two new ranges",
+        expected=[CASES[3, 7], CASES[-4, 4]], rtol=0, atol=0,
+        why="the bounds are reaching the program as compile-time constants (static arguments or Python "
+            "ints read while tracing): lax.fori_loop accepts traced bounds, so keep them ordinary "
+            "arguments and one program serves every range")
+    checks.assert_jitted(exercise.sum_range, *ranges[0], what="sum_range", expected=CASES[0, 10], rtol=0, atol=0)
 
 
 def test_loop_stays_one_loop(exercise):

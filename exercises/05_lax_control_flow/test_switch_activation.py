@@ -42,7 +42,13 @@ def test_compiles_once_for_every_kind(exercise):
         why="kind is reaching the program as a compile-time constant (a static argument, "
             "used to index the tuple in Python): lax.switch takes a traced index, so one "
             "program holds every branch")
-    checks.assert_jitted(exercise.activate, jnp.int32(0), x, what="activate")
+    checks.assert_one_program(
+        exercise.activate, [(kinds[0], x), (kinds[2], x)], what="activate()", calls_text="kinds 1 and -1",
+        expected=[EXPECTED[1], EXPECTED[0]],
+        why="kind is reaching the program as a compile-time constant (a static argument, "
+            "used to index the tuple in Python): lax.switch takes a traced index, so one "
+            "program holds every branch")
+    checks.assert_jitted(exercise.activate, jnp.int32(0), x, what="activate", expected=EXPECTED[0])
     values = np.random.default_rng(6).normal(size=8).astype(np.float32)
     program = checks.program_of(exercise.activate, jnp.int32(2), jnp.asarray(values), what="activate(2, x)")
     checks.assert_computes(program, np.log1p(np.exp(values)), what="activate(2, x)")

@@ -41,7 +41,14 @@ def test_matches_the_loop_in_one_program_that_does_not_grow(exercise):
         expected=0, warm_up=first,
         why="only steps may be static; x0, v0 and dt must stay traced so a new start or time "
             "step reuses the program")
-    checks.assert_jitted(lambda *a: exercise.simulate(*a, steps=20), *calls[0], what="simulate")
+    checks.assert_one_program(
+        lambda *a: exercise.simulate(*a, steps=20), calls[1:], what="simulate(..., steps=20)",
+        calls_text="new x0, v0 and dt", rtol=1e-4, atol=1e-5,
+        expected=[spring_reference(x, v, dt, 20) for x, v, dt in ((2.0, -1.0, 0.01), (1.0, 0.0, 0.2))],
+        why="only steps may be static; x0, v0 and dt must stay traced so a new start or time "
+            "step reuses the program")
+    checks.assert_jitted(lambda *a: exercise.simulate(*a, steps=20), *calls[0], what="simulate",
+                         expected=spring_reference(0.5, 1.0, 0.1, 20), rtol=1e-4, atol=1e-5)
     # One rolled scan: not a loop copied into the program by unroll=, not host code.
     what = "simulate(x0, v0, dt, steps=1000)"
     program = checks.program_of(lambda *a: exercise.simulate(*a, steps=1000), *calls[0], what=what)

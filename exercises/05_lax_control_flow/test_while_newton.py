@@ -54,7 +54,14 @@ def test_compiles_once_for_many_values_and_tolerances(exercise):
         expected=0, warm_up=first,
         why="a or tol is reaching the program as a compile-time constant (a static argument): "
             "lax.while_loop decides when to stop at run time, so both can stay traced")
-    checks.assert_jitted(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4), what="newton_sqrt")
+    checks.assert_one_program(
+        exercise.newton_sqrt, [calls[0], calls[3]], what="newton_sqrt()",
+        calls_text="two new values and tolerances",
+        expected=[newton_reference(float(a), float(tol)) for a, tol in (calls[0], calls[3])],
+        why="a or tol is reaching the program as a compile-time constant (a static argument): "
+            "lax.while_loop decides when to stop at run time, so both can stay traced")
+    checks.assert_jitted(exercise.newton_sqrt, jnp.float32(3.0), jnp.float32(1e-4), what="newton_sqrt",
+                         expected=newton_reference(3.0, 1e-4))
 
 
 def test_stops_inside_the_program_with_while_loop(exercise):

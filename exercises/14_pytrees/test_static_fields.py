@@ -109,6 +109,13 @@ def test_new_weights_reuse_the_program_a_new_activation_compiles(exercise):
         why="the weights reach the program as compile-time constants: the whole Layer is a static "
             "argument (hashed, not traced). Only the activation should be static; weight and bias "
             "must be traced leaves")
+    checks.assert_one_program(
+        lambda layer, v: _apply(exercise, layer, v), [(layer, x) for layer in layers[1:]], what="apply()",
+        calls_text="two relu layers with new weights and biases", rtol=1e-5, atol=1e-6,
+        expected=[_expected(seed, "relu") for seed in seeds[1:]],
+        why="the weights reach the program as compile-time constants (the whole Layer static, or its "
+            "arrays read as constants). Only the activation should be static; weight and bias must be "
+            "traced leaves")
     for seed, out in zip(seeds[1:], outs):
         checks.assert_close(out, _expected(seed, "relu"), rtol=1e-5, atol=1e-6, what="apply(new relu layer, x)")
     with checks.count_compiles() as switched:

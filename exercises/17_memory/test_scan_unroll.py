@@ -24,6 +24,8 @@ def test_scan_runs_four_steps_per_iteration(exercise):
     steps = 64
     program = checks.program_of(lambda *a: exercise.swing(*a, steps=steps), *START,
                                 what=f"swing(theta0, omega0, dt, steps={steps})")
+    checks.assert_computes(program, _reference(1.2, 0.0, 0.1, steps), rtol=1e-4, atol=1e-5,
+                           what=f"swing(1.2, 0.0, 0.1, steps={steps})")
     # Live scans only: a scan beside the real work whose result is thrown away (or multiplied by zero)
     # has no result to follow.
     scans = [eqn for eqn in program.live("scan") if eqn.params.get("length") == steps]
