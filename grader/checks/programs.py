@@ -36,11 +36,11 @@ def all_eqns(jaxpr: Any) -> Iterator[Any]:
             yield from all_eqns(sub)
 
 
-def traced_jaxpr(fn: Callable, *args: Any, what: str, return_shape: bool = False, **kwargs: Any) -> Any:
+def traced_jaxpr(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
     """`jax.make_jaxpr` of fn(*args, **kwargs); a failure to trace becomes the lesson for that error."""
     __tracebackhide__ = True
     try:
-        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs), return_shape=return_shape)(*args)
+        return jax.make_jaxpr(lambda *a: fn(*a, **kwargs))(*args)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError) as error:
         from grader.runtime.explain import explain
@@ -366,9 +366,15 @@ def program_of(fn: Callable, *args: Any, what: str | None = None, **kwargs: Any)
     With concrete args, `assert_computes` can tie what the check reads in the program to what
     the task asks it to compute."""
     __tracebackhide__ = True
-    jaxpr, shapes = traced_jaxpr(fn, *args, what=what or getattr(fn, "__name__", "the function"),
-                                 return_shape=True, **kwargs)
-    return Program(jaxpr, tuple(jax.tree.leaves(args)), jax.tree.structure(shapes))
+    out_tree = []
+
+    def flat(*a: Any) -> list:  # the output's structure, without unflattening it around abstract values
+        leaves, tree = jax.tree.flatten(fn(*a, **kwargs))
+        out_tree.append(tree)
+        return leaves
+
+    jaxpr = traced_jaxpr(flat, *args, what=what or getattr(fn, "__name__", "the function"))
+    return Program(jaxpr, tuple(jax.tree.leaves(args)), out_tree[-1])
 
 
 # --- the tool the task names ------------------------------------------------------------------
