@@ -29,7 +29,7 @@ submission's when its code comes from an exercise file or it runs with an
 exercise module's globals (so renaming a code object's file does not hide it).
 
 Changes this hook cannot see (Python does not audit assignments to class or
-module attributes) are looked for after every request: see `Tripwires`. Not
+module attributes) are looked for after every return from submission code: see `Tripwires`. Not
 every way of starting a process raises an event (`_posixsubprocess.fork_exec`
 does not): the subject's keeper, outside its process, counts what it started
 (see subject/keeper.py).
@@ -350,18 +350,21 @@ class Tripwires:
       standard library's `os.write` writes every reply), JAX's compile-event machinery (a module
       swapped for a look-alike, `sys` in the module that names exercise files to the audit hook, is
       as much a change as a function);
+    - the functions JAX's array and tracer classes hold;
     - every entry of the dict of each class the grader defines (the server and its bases, the codec's,
-      the stand-ins'), of JAX's array and tracer classes and of the standard library's context
-      managers the server's flow runs through, and the set of names there: a name added (a property
-      shadowing an instance attribute) is a change too.
+      the stand-ins') and of the standard library's context managers the server's flow runs through,
+      and the set of names there: a name added (a property shadowing an instance attribute) is a
+      change too.
 
     Snapshotted before the first request and compared by identity after every return from submission
     code: `refuse_if_changed` is a plain function holding all it reads in its own closure, so that
     nothing it calls is looked up on a class or module the submission could patch."""
 
-    def __init__(self, modules: list[types.ModuleType], classes: list[type]) -> None:
+    def __init__(self, owners_by_name: list[Any], classes: list[type]) -> None:
+        """`owners_by_name`: modules (and classes) whose functions, classes and modules are watched;
+        `classes`: those whose every entry is watched, and the names they hold."""
         spaces, getters, names, before, owners = [], [], [], [], []
-        for module in modules:
+        for module in owners_by_name:
             space = vars(module)
             kept = [name for name, value in space.items() if callable(value) or isinstance(value, type(sys))]
             if not kept:
@@ -393,8 +396,10 @@ class Tripwires:
                   if module is not None and (name == "grader" or name.startswith("grader."))]
         named = [value for module in grader for value in vars(module).values() if isinstance(value, types.ModuleType)]
         modules = list({id(module): module for module in grader + named + [jax.monitoring, monitoring]}.values())
-        return Tripwires(modules, _grader_classes(grader) + _mutable_mro(jax.Array, array.ArrayImpl, core.Tracer)
-                         + _flow_classes())
+        # JAX's array classes by name only: a probe of the grader's swaps `ArrayImpl._value` (a property)
+        # for one that notes host reads, from one request to a later one.
+        jax_classes = [jax.Array, array.ArrayImpl, core.Tracer]
+        return Tripwires(modules + jax_classes, _grader_classes(grader) + _flow_classes())
 
 
 def _grader_classes(modules: list[types.ModuleType]) -> list[type]:
