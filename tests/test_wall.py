@@ -4,7 +4,8 @@ Every attack in tests/fixtures/attacks/ is appended to each *unsolved* stub of t
 of the exercises its `# exercises:` line names), as a student who read the grader's source would: it
 patches the test runner, forges the result channel (key from memory, records on every descriptor),
 overwrites the checks library, registers a plugin through the garbage collector, writes result
-files, walks frames, exits cleanly, fakes compile events, or looks for the subject's server (through
+files, walks frames, exits cleanly, fakes compile events, patches the subject's server classes (a
+method that puts itself back, a property shadowing an attribute), or looks for the server (through
 the compile listener it registers with JAX, through closures from every module's globals, through
 names assembled at run time, through the frame a signal handler is handed, a library hands over or
 a tracer is called with, from code a library compiled or whose file was renamed, after rewriting the
@@ -38,7 +39,8 @@ ATTACKS = Path(__file__).parent / "fixtures" / "attacks"
 NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.startswith("_"))  # _x.py: shared parts
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
 REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
-           "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback"}
+           "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
+           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property"}
 
 
 def _attack_text(name: str) -> str:

@@ -124,7 +124,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
 
     _listen_to_compiles()
     _prepare()
-    server.tripwires = audit.Tripwires.of_grader_and_jax()
+    server.refuse_if_changed = audit.Tripwires.of_grader_and_jax().refuse_if_changed
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     server.serve()

@@ -28,6 +28,7 @@ class Requests:
         from grader.checks.core import KataFailure
         from grader.runtime.loading import load_exercise
 
+        refuse_if_changed = self.refuse_if_changed  # bound before the import runs the submission's code
         self.reset()
         if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
             sys.modules["chex"].clear_trace_counter()
@@ -42,10 +43,13 @@ class Requests:
                 loaded = load_exercise(path, str(request["label"]))
         except KataFailure as failure:
             return {"failure": [failure.code, str(failure)]}
+        finally:
+            refuse_if_changed()  # before the server is used again
         self.module, self.module_path = loaded.module, path
-        functions = {name: describe(value) for name, value in vars(loaded.module).items()
+        module = self.handle(loaded.module)
+        functions = {name: describe(value) for name, value in vars(loaded.module).items()  # may run its code
                      if not name.startswith("__") and callable(value) and not isinstance(value, type)}
-        return {"module": self.handle(loaded.module), "functions": functions}
+        return {"module": module, "functions": functions}
 
     def op_reset(self, request: dict) -> None:
         self.reset()
@@ -120,10 +124,11 @@ class Requests:
     def op_swap(self, request: dict) -> dict:
         from grader.checks.values import swap_function
 
+        swaps = self.swaps  # bound first: reading the module's name may run its `__getattr__`
         manager = swap_function(request["module"], str(request["name"]), request["replacement"])
         original = manager.__enter__()
-        token = len(self.swaps) + 1
-        self.swaps[token] = manager
+        token = len(swaps) + 1
+        swaps[token] = manager
         return {"token": token, "original": original}
 
     def op_unswap(self, request: dict) -> None:

@@ -8,7 +8,7 @@ import sys
 import threading
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import FrameReader, SubjectGone, write_frame
@@ -30,15 +30,26 @@ class Placeholder:
 def _answer_all(server: Server, ended: list[BaseException]) -> None:
     me = threading.current_thread()
     me._target, me._args, me._kwargs = None, (), {}  # the Thread object leads nowhere, only this frame does
+    # Bound here, before the submission is imported: Python does not audit assigning a class's or a
+    # module's attribute, so `Server.answer`, `FrameReader.read` or `write_frame` looked up at each
+    # request could be the submission's replacement (handed the server), put back before any check.
+    read, answer, write, replies = server.reader.read, Server.answer, write_frame, server.replies
+    refuse_if_changed = server.refuse_if_changed  # a plain function: nothing in it is looked up on a class
     try:
         while True:
             try:
-                data = server.reader.read()
+                data = read()
             except SubjectGone:
                 return
-            write_frame(server.replies, server.answer(data))
+            reply = answer(server, data, refuse_if_changed)
+            refuse_if_changed()  # encoding the reply may run submission code (a pytree's flatten, `__array__`)
+            write(replies, reply)
     except BaseException as error:  # noqa: BLE001 - handed to the main thread, which ends with it
         ended.append(error)
+
+
+def _unwatched() -> None:
+    """The check a server makes before it is given its tripwires (a server made only to be tested)."""
 
 
 class Server(Translation, Requests):
@@ -57,7 +68,7 @@ class Server(Translation, Requests):
         self.cell_seen: dict[int, Any] = {}  # what each cell held when last in step with the examiner
         self.check_node_types: dict[int, type] = {}
         self.module: types.ModuleType | None = None
-        self.tripwires: Any = None  # set once everything the subject needs is imported
+        self.refuse_if_changed: Callable[[], None] = _unwatched  # the tripwires' check, once all is imported
         self.module_path: Path | None = None
         self.request_memo: dict[int, Any] = {}  # this request's arrays sent by value, by the examiner's index
         self.request_ids: dict[int, int] = {}  # id(array) -> its index in request_memo
@@ -105,10 +116,19 @@ class Server(Translation, Requests):
         if ended:
             raise ended[0]  # what ended the subject (a KeyboardInterrupt) ends the process, as before
 
-    def answer(self, data: bytes) -> bytes:
+    def answer(self, data: bytes, refuse_if_changed: Callable[[], None]) -> bytes:
+        """One request's reply. Submission code may run while the request is decoded (one of its pytree
+        objects rebuilt by its own unflatten), while it is served and while the reply is encoded: after
+        each, `refuse_if_changed` (bound before the submission was imported) runs before anything is
+        looked up on a class again, so a replaced method or an added property is never called."""
+        self.request_memo, self.request_ids = {}, {}
+        self.request_handles = set()
         self.effects = {"out": "", "err": "", "compiles": [], "deleted": [], "handles": {}}
         try:
-            request = self.decode(data)
+            try:
+                request = self.decode(data)
+            finally:
+                refuse_if_changed()
             for cell_id, value in (request.get("cells") or {}).items():
                 if int(cell_id) in self.cells:
                     self.cells[int(cell_id)].cell_contents = value
@@ -118,24 +138,18 @@ class Server(Translation, Requests):
             if method is None:
                 raise WireError(f"unknown request {op!r}")
             with self._captured():
-                value = method(request)
-            self._check_tripwires()
-            return self._reply({"ok": True, "value": value})
+                try:
+                    value = method(request)
+                finally:
+                    refuse_if_changed()  # before the capture ends: its exit reads the server's attributes
+            return self._reply({"ok": True, "value": value}, refuse_if_changed)
         except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
-            if isinstance(error, (KeyboardInterrupt, SystemExit)) and not isinstance(error, SystemExit):
+            refuse_if_changed()  # what failed may be the reply's encoding, which may run submission code
+            if issubclass(type(error), KeyboardInterrupt):  # `type`: an `isinstance` may read `__class__`
                 raise
-            self._check_tripwires()
-            return self._reply({"ok": False, "error": error})
-        finally:
-            self.request_memo, self.request_ids = {}, {}
-            self.request_handles = set()
+            return self._reply({"ok": False, "error": error}, refuse_if_changed)
 
-    def _check_tripwires(self) -> None:
-        """End the subject, reported, if the request changed what no exercise changes (see audit.Tripwires)."""
-        if self.tripwires is not None:
-            self.tripwires.refuse_if_changed()
-
-    def _reply(self, body: dict) -> bytes:
+    def _reply(self, body: dict, refuse_if_changed: Callable[[], None]) -> bytes:
         for cell_id, cell in self.cells.items():  # closure variables the call rebound (nonlocal)
             now = _cell_value(cell)
             if now is not self.cell_seen.get(cell_id, _EMPTY) and now is not _EMPTY:
@@ -147,6 +161,7 @@ class Server(Translation, Requests):
         try:
             return self.encoder().dumps(body)
         except WireError as error:
+            refuse_if_changed()  # the failed encoding may have run submission code
             failure = WireError(f"the result could not be sent back: {error}")
             return self.encoder().dumps({"ok": False, "error": failure, "effects": self.effects})
 
@@ -195,9 +210,12 @@ class Server(Translation, Requests):
                 self.signatures[examiner_id] = now
 
     # --- the examiner's settings and mesh around a request --------------------------------------------
+    # Static: a `with` block's exit is looked up on contextlib's class when the submission's call ends,
+    # and a patched one is handed the manager and what it was made with, which must not be the server.
 
+    @staticmethod
     @contextlib.contextmanager
-    def _settings(self, values: dict | None):
+    def _settings(values: dict | None):
         import jax
         from jax._src import config as jax_config
 
@@ -214,8 +232,9 @@ class Server(Translation, Requests):
                     hook(None if parts["local"] is jax_config.config_ext.unset else parts["local"])
         yield
 
+    @staticmethod
     @contextlib.contextmanager
-    def _mesh(self, mesh: Any):
+    def _mesh(mesh: Any):
         import jax
 
         if mesh is None:
@@ -224,8 +243,9 @@ class Server(Translation, Requests):
         with jax.set_mesh(mesh):
             yield
 
+    @staticmethod
     @contextlib.contextmanager
-    def _abstract_mesh(self, mesh: Any):
+    def _abstract_mesh(mesh: Any):
         from jax._src import mesh as mesh_lib
 
         if mesh is None:
