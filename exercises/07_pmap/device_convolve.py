@@ -9,9 +9,8 @@ jax.shard_map instead", and since JAX 0.8 it is built on `jax.jit` +
 `jax.shard_map` over a one-axis mesh. It maps one leading axis only (more
 axes of devices need nested pmaps) and makes the caller reshape data to
 (devices, ...). shard_map writes the same per-device code over a mesh of any
-shape, composes with jit and sharded arrays, and differentiates more
-efficiently. pmap fills existing code and its ideas carry over: this topic
-uses it; topic 08 teaches shard_map and jit with shardings.
+shape and composes with jit and sharded arrays. pmap fills existing code
+and its ideas carry over: this topic uses it; topic 08 teaches shard_map.
 Docs: https://docs.jax.dev/en/latest/_autosummary/jax.pmap.html
 
 Task (fill-in): `convolve(x, w)` filters one signal. Write
