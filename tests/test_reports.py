@@ -274,7 +274,8 @@ def test_grading_a_submission_shows_no_scratch_path_and_caps_messages(tmp_path):
     prints its own path and raises a 300 kB exception."""
     folder = tmp_path / "sub" / "01_purity"
     folder.mkdir(parents=True)
-    (folder / "global_config.py").write_text("def scaled_logits(logits):\n    raise FileNotFoundError(__file__)\n")
+    (folder / "global_config.py").write_text(
+        "def set_temperature(value):\n    pass\n\n\ndef scaled_logits(logits):\n    raise FileNotFoundError(__file__)\n")
     (folder / "no_mutation.py").write_text("def sgd_update(params, grads, lr):\n    raise ValueError('x' * 300_000)\n")
     paths = {name: tmp_path / name for name in ("r.json", "gs.json", "cr.json", "junit.xml")}
     proc = subprocess.run(

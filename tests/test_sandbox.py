@@ -158,7 +158,8 @@ def test_the_subjects_scratch_folders_are_bounded_in_bytes(tmp_path):
 
 def test_running_out_of_memory_costs_only_that_exercise(graded):
     report = graded("memory_ramp")
-    assert _scores(report) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}
+    assert _scores(report) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, \
+        [(e.exercise.id, e.reason) for e in report.exercises if e.score == 0]
     purity_2 = next(e for e in report.exercises if e.exercise.id == "purity-2")
     assert "used more than 3072 MiB" in purity_2.reason and purity_2.code == "memory-limit"
 

@@ -229,7 +229,8 @@ def _frame_for_submission() -> bool:
     finding its caller, `namedtuple` its module) asked first."""
     frame = _caller_frames()
     while frame is not None:
-        if id(frame.f_code) in _frame_readers:
+        code = frame.f_code
+        if id(code) in _frame_readers or (code.co_filename, code.co_name) in _frame_reader_sites:
             return False
         if _is_submission(frame):
             return True
@@ -238,6 +239,14 @@ def _frame_for_submission() -> bool:
 
 
 _frame_readers: dict[int, Any] = {}  # id -> code: functions that read a frame and hand none of it on
+# (file, function) of such readers in libraries that JAX may import only while the submission runs
+# (exporting imports scipy, whose module code builds named tuples through typing_extensions); named
+# by the file the import system would load, found without importing it: a look-alike file the
+# submission writes elsewhere is not the same site.
+_frame_reader_sites: set[tuple[str, str]] = set()
+_LAZY_FRAME_READERS = (("typing_extensions", "typing_extensions.py", "_caller"),
+                       ("typing_extensions", "typing_extensions.py", "_has_generic_or_protocol_as_origin"),
+                       ("scipy", os.path.join("_lib", "_bunch.py"), "_make_tuple_bunch"))
 
 
 def _note_frame_readers() -> None:
@@ -258,6 +267,21 @@ def _note_frame_readers() -> None:
                 if str(getattr(module, "__file__", None) or "").startswith(package)]
     for reader in readers:
         _note_code_of(reader, "", depth=0)
+    for top, relative, function in _LAZY_FRAME_READERS:
+        _note_reader_site(top, relative, function)
+
+
+def _note_reader_site(top: str, relative: str, function: str) -> None:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(top)  # a top-level name: found, not imported
+    except (ImportError, ValueError):
+        return
+    if spec is None or spec.origin is None:
+        return
+    folder = os.path.dirname(spec.origin)
+    _frame_reader_sites.add((os.path.join(folder, relative), function))
 
 
 def _note_code_of(obj: Any, owner: str, depth: int) -> None:

@@ -148,6 +148,8 @@ class Session(Outgoing, Incoming):
             raise
         if not reply["ok"]:
             error = reply.get("error")
+            if isinstance(error, MemoryError):
+                self.replace()  # what the subject took may stay taken (the submission can hold it)
             raise error if isinstance(error, BaseException) else SubjectFailure("an error without a cause", "crash")
         return reply.get("value")
 

@@ -68,6 +68,8 @@ def load(session: Session, path: str, label: str) -> RemoteModule:
     found = session.request("load", path=path, label=label, **session.context(full=True))
     if "failure" in found:
         code, message = found["failure"]
+        if code == "memory-limit":  # the module may hold what it took past its failed import
+            session.replace()
         raise KataFailure(str(message), str(code))
     module = RemoteModule(session, int(found["module"]), label, dict(found.get("functions") or {}))
     object.__setattr__(module, "manifest_path", path)
