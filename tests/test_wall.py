@@ -9,8 +9,9 @@ method that puts itself back, a property shadowing an attribute), or looks for t
 the compile listener it registers with JAX, through closures from every module's globals, through
 names assembled at run time, through the frame a signal handler is handed, a library hands over or
 a tracer is called with, from code a library compiled or whose file was renamed, after rewriting the
-audit hook's module state) to make its replies hide a mutated input, or answers with an object that
-reports a compiled program's layouts itself. The exercises are imported only in the subject process,
+audit hook's module state) to make its replies hide a mutated input, answers with an object that
+reports a compiled program's layouts itself, or rewrites a probe's record through what the probe handed
+it (or through the module that asks for the record). The exercises are imported only in the subject process,
 so none of it can reach the examiner that judges, and nothing the submission can reach there leads to
 the object that builds the subject's replies: each must score 0, and what the audit hook refused is
 flagged for review.
@@ -40,7 +41,7 @@ NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.start
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
 REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
            "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
-           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property"}
+           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch"}
 
 
 def _attack_text(name: str) -> str:

@@ -28,6 +28,10 @@ namespace, to the hook with an audit event of its own (`SUBMISSION_FILE`,
 submission's when its code comes from an exercise file or it runs with an
 exercise module's globals (so renaming a code object's file does not hide it).
 
+The hook also keeps the records of `grader.runtime.witness` (a probe's calls and clock reads) in its
+private copy of that module, answering each witness event: nothing the submission is handed or can
+reach leads to them.
+
 Changes this hook cannot see (Python does not audit assignments to class or
 module attributes) are looked for after every return from submission code: see `Tripwires`. Not
 every way of starting a process raises an event (`_posixsubprocess.fork_exec`
@@ -45,6 +49,7 @@ import types
 from typing import Any
 
 import grader
+from grader.runtime import witness
 from grader.runtime.loading import EXERCISE_NAMESPACE
 
 submission_files: set[str] = set()  # absolute paths of the exercise files imported here
@@ -109,8 +114,13 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
     _report_fd = report_fd
     protected_fds = frozenset(protected)
     _note_frame_readers()
+    ledger, witnessed = _private_witness().Ledger(), witness.EVENT
 
     def hook(event: str, args: tuple) -> None:
+        if event == witnessed:  # the witness's records live here, out of the submission's reach
+            if len(args) == 3 and type(args[2]) is list and not args[2]:
+                args[2].append(ledger.answer(args[0], args[1]))
+            return
         judged = _judged.get(event)
         if judged is None:
             judged = _is_judged(event)
@@ -127,6 +137,17 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
             _state.busy = False
 
     sys.addaudithook(hook)
+
+
+def _private_witness() -> Any:
+    """A copy of grader.runtime.witness of the hook's own: its ledger, and all it calls, are held by
+    nothing the submission can reach."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{witness.__name__}.private", witness.__file__)
+    private = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(private)
+    return private
 
 
 # event name -> whether `_judge` looks at it. Every `id()` call raises an event (the codec and JAX's

@@ -1,0 +1,174 @@
+"""A witness: a record of how code used a function and a clock it was handed, which that code cannot
+reach.
+
+A check that watches what an exercise does with objects it hands over (perf-1: a function to time and
+a clock) cannot keep the record on those objects: whatever they hold, the exercise can reach and
+rewrite (a bound method's `__self__`, a closure's cells, a function's `__globals__`). So the objects
+`Timeline` hands out hold one number, and the record lives with whoever answers this module's audit
+event. In a graded subject that is the audit hook's private copy of this module (see
+engine.remote.audit), held by nothing the submission can reach; in a learner's own run, with no hook
+installed, this module answers itself. Each event *is* what it records (a call of the function, a read
+of the clock), so raising one by hand records the truth too; the function itself is kept with the
+record, so the only way to call it is through the witness.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+EVENT = "katas.witness"  # (operation, payload, box): the answer is appended to box
+
+_audit = sys.audit
+
+
+class Timeline:
+    """`f` called only through the witness, and a fake clock on which time passes only while `f`
+    runs (`tick` per call). Hand out `.f` and `.clock`, which hold the timeline's number and nothing
+    else (a number rebound on one of them moves its calls to another timeline, not this one's record);
+    read what happened with `.reads()`."""
+
+    def __init__(self, f: Any, tick: float) -> None:
+        self._number = _ask("start", (f, float(tick)))
+        self.f = _Call(self._number)
+        self.clock = _Clock(self._number)
+
+    def reads(self) -> list[tuple[int, bool, bool]]:
+        """Each clock read, in order: (calls of f so far, were all their outputs finished then, was f
+        compiled by then: by a call or ahead of time)."""
+        return _ask("reads", (self._number,))
+
+
+class _Call:
+    """The function to time, as handed out: each call is a call of `f`, witnessed; so is compiling it
+    ahead of time (`.lower(...).compile()`). Other attributes are `f`'s own."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _ask("call", (self.number, args, kwargs))
+
+    def lower(self, *args: Any, **kwargs: Any) -> _Lowered:
+        return _Lowered(self.number, _ask("lower", (self.number, args, kwargs)))
+
+    def __getattr__(self, name: str) -> Any:
+        return _ask("attribute", (self.number, name))
+
+
+class _Lowered:
+    """`f.lower(...)` as handed out: compiling it is witnessed."""
+
+    def __init__(self, number: int, index: int) -> None:
+        self.number, self.index = number, index
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:
+        return _ask("compile", (self.number, self.index, args, kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return _ask("lowered_attribute", (self.number, self.index, name))
+
+
+class _Clock:
+    """The clock, as handed out: each call is a read, witnessed."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __call__(self) -> float:
+        return _ask("read", (self.number,))
+
+
+def _ask(operation: str, payload: tuple, event: str = EVENT) -> Any:
+    box: list = []
+    _audit(event, operation, payload, box)  # the name bound here: a rebound `EVENT` reaches no other
+    if not box:  # no hook answered: a learner's own run
+        box.append(_LEDGER.answer(operation, payload))
+    return box[0]
+
+
+class Ledger:
+    """The records, and the answer to each operation. Everything it calls is bound when its module
+    is run, so a private copy looks nothing up where the submission could have replaced it."""
+
+    def __init__(self) -> None:
+        self.timelines: dict[int, dict] = {}
+
+    def answer(self, operation: str, payload: tuple) -> Any:
+        if operation == "start":
+            number = _len(self.timelines) + 1
+            self.timelines[number] = {"f": payload[0], "tick": payload[1], "outputs": [], "reads": [],
+                                      "lowered": [], "compiled": False}
+            return number
+        timeline = self.timelines.get(payload[0]) if _type(payload[0]) is int else None
+        if timeline is None:
+            raise _LookupError("no such timeline")
+        f, outputs = timeline["f"], timeline["outputs"]
+        if operation == "call":
+            out = f(*_plain(payload[1], payload[2]))
+            outputs.append(out)
+            timeline["compiled"] = True
+            return out
+        if operation == "read":
+            ready = _all(_type(leaf) is not _ArrayImpl or _is_ready(leaf) for out in outputs for leaf in _leaves(out))
+            timeline["reads"].append((_len(outputs), ready, timeline["compiled"]))
+            return timeline["tick"] * _len(outputs)
+        if operation == "reads":
+            return _list(timeline["reads"])
+        if operation == "lower":
+            timeline["lowered"].append(f.lower(*_plain(payload[1], payload[2], _SHAPES)))
+            return _len(timeline["lowered"]) - 1
+        if operation == "compile":
+            compiled = timeline["lowered"][payload[1]].compile(*payload[2], **payload[3])
+            timeline["compiled"] = True
+            return compiled
+        if operation == "attribute":
+            return _getattr(f, payload[1])
+        if operation == "lowered_attribute":
+            return _getattr(timeline["lowered"][payload[1]], payload[2])
+        raise _LookupError(f"no operation {operation!r}")
+
+
+def _plain(args: tuple, kwargs: dict, also: tuple[type, ...] = ()) -> tuple:
+    """The arguments, if they are arrays or numbers: nothing of the caller's runs in the witness."""
+    if kwargs or _type(args) is not tuple or _any(_type(arg) not in _PLAIN and _type(arg) not in also for arg in args):
+        raise _TypeError(
+            "the function to time takes the arrays it was given, positionally; it was called with "
+            f"({', '.join(_type(a).__name__ for a in args)}{', keywords' if kwargs else ''}). Call f itself "
+            "on the input you were handed: f is already jitted, and a jax.jit (or vmap, grad) wrapper "
+            "around it traces it into a different program")
+    return args
+
+
+def _plain_types() -> tuple[type, ...]:
+    import numpy as np
+    from jax._src.array import ArrayImpl
+
+    return (ArrayImpl, np.ndarray, int, float, bool)
+
+
+def _shape_type() -> type:
+    import jax
+
+    return jax.ShapeDtypeStruct
+
+
+def _array_type() -> type:
+    from jax._src.array import ArrayImpl
+
+    return ArrayImpl
+
+
+def _leaves_of() -> Any:
+    import jax
+
+    return jax.tree_util.tree_leaves
+
+
+_len, _type, _any, _all, _list, _getattr = len, type, any, all, list, getattr
+_LookupError, _TypeError = LookupError, TypeError
+_PLAIN = frozenset(_plain_types())
+_SHAPES = (_shape_type(),)
+_ArrayImpl = _array_type()
+_is_ready, _leaves = _ArrayImpl.is_ready, _leaves_of()
+_LEDGER = Ledger()
