@@ -106,13 +106,9 @@ def test_no_import_circles():
         "\n".join(" -> ".join(sorted(c)) for c in circles)
 
 
-# Modules that still reach into grader.engine.remote.subject.standins' (and a few other modules')
-# helpers by their underscored names; each is to get a public face as the examiner's modules have.
-PRIVATE_IMPORTS_LEFT = {
-    "grader.engine.remote.subject.__main__", "grader.engine.remote.subject.keeper",
-    "grader.engine.remote.subject.requests", "grader.engine.remote.subject.server",
-    "grader.engine.remote.subject.translation",
-}
+# Modules that still reach into another module's helpers by their underscored names (none: each has a
+# public face).
+PRIVATE_IMPORTS_LEFT: set[str] = set()
 
 
 def _private(name: str) -> bool:

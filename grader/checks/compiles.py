@@ -115,7 +115,7 @@ def _matches(fun_name: str, wanted: str | None) -> bool:
 
 # JAX logs the input types of each program it lowers for compilation (at DEBUG,
 # or WARNING under jax_log_compiles) just before compiling it.
-_LOWERING_LOGGER = "jax._src.interpreters.pxla"
+LOWERING_LOGGER = "jax._src.interpreters.pxla"
 _LOWERING_MESSAGE = "Compiling %s with global shapes and types"
 
 
@@ -135,7 +135,7 @@ def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], 
     return None
 
 
-class _LoweringSpy(logging.Filter):
+class LoweringSpy(logging.Filter):
     """Keeps the input types of the program being lowered, and its output types and primitives (from
     the lowering's own frame, which logs); lets through only what would show anyway."""
 
@@ -163,7 +163,7 @@ class _LoweringSpy(logging.Filter):
         return taken
 
 
-_OPEN_LOGS: list[tuple[CompileLog, _LoweringSpy]] = []  # the count_compiles blocks open now
+_OPEN_LOGS: list[tuple[CompileLog, LoweringSpy]] = []  # the count_compiles blocks open now
 
 
 def note_compiles(events: list[tuple[str, bool, Any, Any]]) -> None:
@@ -192,8 +192,8 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     way, so the count measures retracing, not cache temperature.
     """
     log = CompileLog(name)
-    logger = logging.getLogger(_LOWERING_LOGGER)
-    spy = _LoweringSpy(quiet_below=logger.getEffectiveLevel())
+    logger = logging.getLogger(LOWERING_LOGGER)
+    spy = LoweringSpy(quiet_below=logger.getEffectiveLevel())
     old_level = logger.level
 
     def listener(event: str, duration: float, eager_under: Any = is_eager, /, **kwargs: Any) -> None:

@@ -10,7 +10,7 @@ from grader.checks.core import DOCS, fail
 
 # What each process runs: plain Python (no pytest), so a learner's module sees a
 # JAX exactly like `python my_script.py` on one host of a cluster would.
-_PROCESS_MAIN = r"""
+PROCESS_MAIN = r"""
 import importlib.util, json, sys, traceback
 path, name, coordinator, count, index, n_devices, out, prelude = sys.argv[1:9]
 import jax
@@ -164,7 +164,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
                     prelude]
             forked = forkserver.fork(run_process_main, [args], env=env, log=str(folder / f"log-{i}.txt"))
             children.append(forked or subprocess.Popen(
-                [sys.executable, "-c", _PROCESS_MAIN, *args],
+                [sys.executable, "-c", PROCESS_MAIN, *args],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                 start_new_session=True))
         deadline = time.monotonic() + timeout
@@ -236,7 +236,7 @@ def _last_error_line(log: str) -> str:
 
 
 def run_process_main(args: list[str]) -> int:
-    """Run _PROCESS_MAIN with `args` here, as `python -c` would; its exit code (for the fork server)."""
+    """Run PROCESS_MAIN with `args` here, as `python -c` would; its exit code (for the fork server)."""
     import atexit
     import sys
     import traceback
@@ -244,7 +244,7 @@ def run_process_main(args: list[str]) -> int:
     sys.argv = ["-c", *args]
     code = 0
     try:
-        exec(compile(_PROCESS_MAIN, "<kata process>", "exec"), {"__name__": "__main__"})
+        exec(compile(PROCESS_MAIN, "<kata process>", "exec"), {"__name__": "__main__"})
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     except BaseException:  # noqa: BLE001 - reported in the process's log, as an interpreter would

@@ -66,6 +66,11 @@ def fork(entry: Callable[..., int | None], args: list, *, env: dict, fds: tuple[
     return _client.fork(entry, args, env=env, fds=fds, log=log)
 
 
+def server_pid() -> int | None:
+    """The pid of this process's fork server, if it started one."""
+    return _client.pid if _client is not None else None
+
+
 def forkable() -> bool:
     """No thread that a fork would cut in half: no Python thread but this one, JAX not started, and
     no named native thread (XLA and gRPC name theirs). numpy's BLAS keeps an unnamed pool that

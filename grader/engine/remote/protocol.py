@@ -29,6 +29,7 @@ import os
 import select
 import struct
 import time
+from typing import Any
 
 from grader.engine.remote.codec import MAX_MESSAGE_BYTES, WireError
 
@@ -93,3 +94,13 @@ SETTINGS = ("jax_enable_x64", "jax_debug_nans", "jax_debug_infs", "jax_disable_j
 SHIPPABLE_MODULES = ("jax", "jaxlib", "numpy", "ml_dtypes", "math", "re", "functools", "itertools",
                      "operator", "dataclasses", "typing", "collections", "numbers", "time", "enum",
                      "grader.checks", "grader.core.failures", "chex", "string", "textwrap", "warnings")
+
+
+def hashable(value: Any) -> Any:
+    """A pytree node's aux data as a key: itself where it hashes, its repr where it does not (both
+    sides key a node type's stand-in by it)."""
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return repr(value)

@@ -11,6 +11,7 @@ import jax
 from grader.engine.remote.codec import Decoder, WireError
 from grader.engine.remote.examiner.proxies import EscapedTracer, NodeInfo, RemoteClass, RemoteNode, RemoteObject
 from grader.engine.remote.examiner.shipping import EMPTY, dataclass_fields
+from grader.engine.remote.protocol import hashable
 
 
 class Incoming:
@@ -138,7 +139,7 @@ class Incoming:
         aux = d.decode(info["aux"])
         keys = [tuple(k) for k in info["keys"]]
         node_info = NodeInfo(self.node_type(kind, keys, bool(info.get("sequence"))), kind._hid,
-                             int(info["aux_handle"]), _hashable(aux), int(info["obj"]))
+                             int(info["aux_handle"]), hashable(aux), int(info["obj"]))
         if issubclass(node_info.kind, tuple):  # a tuple's items are fixed when it is made
             node = RemoteNode._make(node_info, d.items(info["children"]))
             d.keep(tag[1], node)
@@ -176,14 +177,8 @@ class Incoming:
         aux = d.decode(tag[2])
         children = d.items(tag[4])
         info = NodeInfo(self.node_type(kind, [], bool(kind._info.get("tuple"))), kind._hid, int(tag[3]),
-                        _hashable(aux), tag[5] if len(tag) > 5 else None)
+                        hashable(aux), tag[5] if len(tag) > 5 else None)
         return jax.tree_util.PyTreeDef.from_node_data_and_children(tree_util.default_registry, (info.kind, info),
                                                                    children)
 
 
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-        return value
-    except TypeError:
-        return repr(value)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.remote.subject.server import Server
-from grader.engine.remote.subject.standins import _PRIVATE_MODULES
+from grader.engine.remote.subject.standins import PRIVATE_MODULES
 
 
 def _listen_to_compiles() -> None:
@@ -25,8 +25,8 @@ def _listen_to_compiles() -> None:
     import jax
     from grader.checks import compiles
 
-    logger = logging.getLogger(compiles._LOWERING_LOGGER)
-    spy = compiles._LoweringSpy(quiet_below=logger.getEffectiveLevel())
+    logger = logging.getLogger(compiles.LOWERING_LOGGER)
+    spy = compiles.LoweringSpy(quiet_below=logger.getEffectiveLevel())
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
     answering = Server.answer.__code__
@@ -64,7 +64,7 @@ def _prepare() -> None:
 
     for name, module in list(sys.modules.items()):
         if name == "grader" or name.startswith("grader."):
-            _PRIVATE_MODULES[name] = module
+            PRIVATE_MODULES[name] = module
     del compiles
 
 
@@ -114,7 +114,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     keeper.split(census, (requests, replies, audit_fd))
     site.add_protocol_folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the wall: codec and server
     forkserver.start()
-    keeper.trust(forkserver._client.pid if forkserver._client is not None else None)
+    keeper.trust(forkserver.server_pid())
     configure_jax(devices)
     from grader.engine.warm import maybe_record_compiles
 

@@ -124,9 +124,9 @@ class Keeper:
             return True
         if parent != self.subject:
             return False
-        from grader.checks.processes import _PROCESS_MAIN
+        from grader.checks.processes import PROCESS_MAIN
 
-        return _command_line(pid)[1:3] == ["-c", _PROCESS_MAIN]  # a multi-process check without a fork server
+        return _command_line(pid)[1:3] == ["-c", PROCESS_MAIN]  # a multi-process check without a fork server
 
     def _reap(self) -> None:
         while True:

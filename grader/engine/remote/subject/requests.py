@@ -11,7 +11,7 @@ from typing import Any
 from grader.engine.remote import codec
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import SETTINGS
-from grader.engine.remote.subject.standins import _unflatten_one, describe
+from grader.engine.remote.subject.standins import unflatten_one, describe
 
 
 class Requests:
@@ -96,7 +96,7 @@ class Requests:
         def flat(*tracers: Any) -> list:
             decoded = self.decode(request["call"], placeholders=list(tracers))
             if "rebuild" in request:  # one of the submission's pytree objects, made from traced children
-                out = _unflatten_one(request["rebuild"]["type"], request["rebuild"]["aux"], decoded[2])
+                out = unflatten_one(request["rebuild"]["type"], request["rebuild"]["aux"], decoded[2])
                 if "attribute" in request:
                     out = getattr(out, str(request["attribute"]))
             else:
@@ -119,7 +119,7 @@ class Requests:
 
     def op_rebuild(self, request: dict) -> Any:
         """An object of one of the submission's pytree classes, made by its own unflatten."""
-        return _unflatten_one(request["type"], request["aux"], request["children"])
+        return unflatten_one(request["type"], request["aux"], request["children"])
 
     def op_swap(self, request: dict) -> dict:
         from grader.checks.values import swap_function

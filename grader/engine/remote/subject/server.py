@@ -14,7 +14,7 @@ from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import FrameReader, SubjectGone, write_frame
 from grader.engine.remote.protocol import SETTINGS
 from grader.engine.remote.subject.requests import Requests
-from grader.engine.remote.subject.standins import _EMPTY, _Capture, _cell_value, _contents, _mirrorable, _same_signature, _signature
+from grader.engine.remote.subject.standins import EMPTY_CELL, Capture, cell_value, contents_of, mirrorable, same_content, content_signature
 from grader.engine.remote.subject.translation import Translation
 
 
@@ -76,7 +76,7 @@ class Server(Translation, Requests):
         self.signatures: dict[int, tuple] = {}  # the examiner's id of a mirrored object -> its last state
         self.effects: dict[str, Any] = {}
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
-        self._capture: _Capture | None = None
+        self._capture: Capture | None = None
 
     # --- handles -------------------------------------------------------------------------------
 
@@ -151,8 +151,8 @@ class Server(Translation, Requests):
 
     def _reply(self, body: dict, refuse_if_changed: Callable[[], None]) -> bytes:
         for cell_id, cell in self.cells.items():  # closure variables the call rebound (nonlocal)
-            now = _cell_value(cell)
-            if now is not self.cell_seen.get(cell_id, _EMPTY) and now is not _EMPTY:
+            now = cell_value(cell)
+            if now is not self.cell_seen.get(cell_id, EMPTY_CELL) and now is not EMPTY_CELL:
                 self.effects.setdefault("cells", {})[cell_id] = now
                 self.cell_seen[cell_id] = now
         self._note_arrays()
@@ -169,7 +169,7 @@ class Server(Translation, Requests):
     def _captured(self):
         import warnings
 
-        capture = _Capture()
+        capture = Capture()
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = capture.out, capture.err
         try:
@@ -202,11 +202,11 @@ class Server(Translation, Requests):
     def _note_mirrored(self) -> None:
         """The examiner's containers and shipped objects that changed here: sent back whole."""
         for examiner_id, obj in self.shipped.items():
-            if isinstance(obj, (types.FunctionType, type)) or not _mirrorable(obj):
+            if isinstance(obj, (types.FunctionType, type)) or not mirrorable(obj):
                 continue
-            now = _signature(obj)
-            if not _same_signature(now, self.signatures.get(examiner_id)):
-                self.effects.setdefault("mirror", {})[examiner_id] = _contents(obj)
+            now = content_signature(obj)
+            if not same_content(now, self.signatures.get(examiner_id)):
+                self.effects.setdefault("mirror", {})[examiner_id] = contents_of(obj)
                 self.signatures[examiner_id] = now
 
     # --- the examiner's settings and mesh around a request --------------------------------------------

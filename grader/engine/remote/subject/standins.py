@@ -10,25 +10,17 @@ import types
 from typing import Any
 
 from grader.engine.remote.codec import WireError
-from grader.engine.remote.protocol import SHIPPABLE_MODULES
+from grader.engine.remote.protocol import SHIPPABLE_MODULES, hashable
 
 
-_EMPTY = object()
+EMPTY_CELL = object()
 
 
-def _cell_value(cell: Any) -> Any:
+def cell_value(cell: Any) -> Any:
     try:
         return cell.cell_contents
     except ValueError:
-        return _EMPTY
-
-
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-        return value
-    except TypeError:
-        return repr(value)
+        return EMPTY_CELL
 
 
 class CheckAux:
@@ -86,7 +78,7 @@ class CheckNode:
         return f"{type(self).__name__}({', '.join(map(repr, self._children))})"
 
 
-def _check_node_type(name: str, keys: list[tuple], sequence: bool) -> type:
+def check_node_type(name: str, keys: list[tuple], sequence: bool) -> type:
     import jax
     from jax.tree_util import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 
@@ -109,7 +101,7 @@ def _check_node_type(name: str, keys: list[tuple], sequence: bool) -> type:
     return kind
 
 
-class _Capture:
+class Capture:
     """What the submission printed during one request (sys.stdout and sys.stderr)."""
 
     def __init__(self) -> None:
@@ -128,7 +120,7 @@ class _Lines(io.StringIO):
             return super().write(text)
 
 
-def _mirrorable(obj: Any) -> bool:
+def mirrorable(obj: Any) -> bool:
     """A container, a NumPy array, or an object of a class a check shipped (with attributes)."""
     import numpy as np
 
@@ -137,7 +129,7 @@ def _mirrorable(obj: Any) -> bool:
     return hasattr(obj, "__dict__") and not type(obj).__module__.startswith(("jax", "jaxlib"))
 
 
-def _signature(obj: Any) -> tuple:
+def content_signature(obj: Any) -> tuple:
     """What an object holds: a NumPy array by its bytes, anything else by the identity of its items."""
     import hashlib
 
@@ -151,7 +143,7 @@ def _signature(obj: Any) -> tuple:
     return ("items", tuple(flat))
 
 
-def _same_signature(a: tuple | None, b: tuple | None) -> bool:
+def same_content(a: tuple | None, b: tuple | None) -> bool:
     if a is None or b is None or a[0] != b[0]:
         return False
     if a[0] == "bytes":
@@ -159,7 +151,7 @@ def _same_signature(a: tuple | None, b: tuple | None) -> bool:
     return len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1]))
 
 
-def _update(obj: Any, contents: Any) -> None:
+def update_in_place(obj: Any, contents: Any) -> None:
     if isinstance(obj, list):
         obj[:] = contents
     else:
@@ -167,7 +159,7 @@ def _update(obj: Any, contents: Any) -> None:
         obj.update(contents)
 
 
-def _unflatten_one(kind: type, aux: Any, children: list) -> Any:
+def unflatten_one(kind: type, aux: Any, children: list) -> Any:
     import jax
     from jax._src import tree_util
 
@@ -203,7 +195,7 @@ def describe(obj: Any) -> dict:
     return info
 
 
-def _contents(obj: Any) -> Any:
+def contents_of(obj: Any) -> Any:
     """A new container with what `obj` holds now: sent as a value, where `obj` itself would be sent
     as a reference to the examiner's own object."""
     import numpy as np
@@ -215,7 +207,7 @@ def _contents(obj: Any) -> Any:
     return dict(obj.__dict__)
 
 
-def _key(key: Any) -> list:
+def key_path_entry(key: Any) -> list:
     from jax.tree_util import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 
     if isinstance(key, GetAttrKey):
@@ -229,23 +221,23 @@ def _key(key: Any) -> list:
     return ["flat", 0]
 
 
-def _trusted_function(name: str) -> Any:
+def trusted_function(name: str) -> Any:
     module_name, _, qualname = str(name).partition(":")
     if not any(module_name == m or module_name.startswith(m + ".") for m in SHIPPABLE_MODULES):
         raise WireError(f"refused to look up {name!r}")
-    found: Any = _module(module_name)
+    found: Any = shippable_module(module_name)
     for part in qualname.split("."):
         found = getattr(found, part)
     return found
 
 
-_PRIVATE_MODULES: dict[str, types.ModuleType] = {}
+PRIVATE_MODULES: dict[str, types.ModuleType] = {}
 
 
-def _module(name: str) -> types.ModuleType:
+def shippable_module(name: str) -> types.ModuleType:
     name = str(name)
-    if name in _PRIVATE_MODULES:
-        return _PRIVATE_MODULES[name]
+    if name in PRIVATE_MODULES:
+        return PRIVATE_MODULES[name]
     if not any(name == m or name.startswith(m + ".") for m in SHIPPABLE_MODULES):
         raise WireError(f"refused to hand over module {name!r}")
     return importlib.import_module(name)

@@ -12,8 +12,8 @@ import numpy as np
 
 from grader.engine.remote import codec
 from grader.engine.remote.codec import Decoder, Encoder, WireError
-from grader.engine.remote.subject.standins import (_EMPTY, CheckAux, CheckNode, _check_node_type, _hashable, _key,
-                                                  _module, _signature, _trusted_function, _unflatten_one, _update,
+from grader.engine.remote.subject.standins import (EMPTY_CELL, CheckAux, CheckNode, check_node_type, hashable, key_path_entry,
+                                                  shippable_module, content_signature, trusted_function, unflatten_one, update_in_place,
                                                   describe)
 
 
@@ -87,7 +87,7 @@ class Translation:
         if isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
             keys = [["attr", str(name)] for name in type(obj)._fields]
         else:
-            keys = [_key(k) for k, _ in keyed]
+            keys = [key_path_entry(k) for k, _ in keyed]
         return ["node", index, {"type": self._handle_tag(type(obj)), "aux": e.encode(aux),
                                 "aux_handle": self.handle(aux), "obj": self.handle(obj), "keys": keys,
                                 "children": e.items([child for _, child in keyed]),
@@ -132,9 +132,9 @@ class Translation:
         if kind in ("ship", "shipcls", "shipobj", "shipjit"):
             return self._unship(tag, d)
         if kind == "fref":
-            return _trusted_function(tag[1])
+            return trusted_function(tag[1])
         if kind == "mod":
-            return _module(tag[1])
+            return shippable_module(tag[1])
         if kind == "node":
             return self._rebuild_node(tag, d)
         if kind == "mut":
@@ -157,7 +157,7 @@ class Translation:
         info = tag[2]
         kind = self.objects[int(info["type"])]
         aux = self.objects[int(info["aux_handle"])]
-        return d.keep(tag[1], _unflatten_one(kind, aux, d.items(info["children"])))
+        return d.keep(tag[1], unflatten_one(kind, aux, d.items(info["children"])))
 
     def _unship(self, tag: list, d: Decoder) -> Any:
         kind, index, body = tag[0], tag[1], tag[2]
@@ -203,7 +203,7 @@ class Translation:
         for cell_id, cell, (filled, value) in zip(body["cells"], cells, d.decode(body["closure"])):
             if filled:
                 cell.cell_contents = value
-            self.cell_seen[int(cell_id)] = value if filled else _EMPTY
+            self.cell_seen[int(cell_id)] = value if filled else EMPTY_CELL
         function.__defaults__ = d.decode(body["defaults"])
         function.__kwdefaults__ = d.decode(body["kwdefaults"])
         function.__dict__.update(d.decode(body["dict"]))
@@ -235,9 +235,9 @@ class Translation:
                     contents[key] = d.decode(value)
             else:
                 contents = d.items(tag[4])
-            _update(obj, contents)
+            update_in_place(obj, contents)
         self._keep_ship(examiner_id, obj)
-        self.signatures[examiner_id] = _signature(obj)
+        self.signatures[examiner_id] = content_signature(obj)
         return obj
 
     def _check_dataclass(self, tag: list, d: Decoder) -> Any:
@@ -263,7 +263,7 @@ class Translation:
         for name, value in d.decode(info["values"]).items():
             object.__setattr__(obj, name, value)
         self._keep_ship(examiner_id, obj)
-        self.signatures[examiner_id] = _signature(obj)
+        self.signatures[examiner_id] = content_signature(obj)
         return obj
 
     def _check_node(self, tag: list, d: Decoder) -> Any:
@@ -271,9 +271,9 @@ class Translation:
         info = tag[2]
         kind = self.check_node_types.get(int(info["type"]))
         if kind is None:
-            kind = _check_node_type(str(info["name"]), [tuple(k) for k in info["keys"]], bool(info["sequence"]))
+            kind = check_node_type(str(info["name"]), [tuple(k) for k in info["keys"]], bool(info["sequence"]))
             self.check_node_types[int(info["type"])] = kind
-        aux = CheckAux(int(info["type"]), int(info["aux"]), _hashable(d.decode(info["aux_value"])))
+        aux = CheckAux(int(info["type"]), int(info["aux"]), hashable(d.decode(info["aux_value"])))
         node = kind.__new__(kind)
         d.keep(tag[1], node)
         object.__setattr__(node, "_aux", aux)
