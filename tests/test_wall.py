@@ -86,6 +86,43 @@ def test_an_attack_from_unsolved_stubs_scores_nothing(attacked, name):
     assert all(e.checks for e in report.exercises), "every exercise is still graded, check by check"
 
 
+# Values right, mechanism wrong: the answers the forgeries are for (one recompiles per value, one writes
+# its result back into the caller's dict). Each forging attack is appended to them as well as to stubs.
+WRONG_MECHANISMS = {"purity-1": "global_config/mimic_static_temperature.py",
+                    "purity-2": "no_mutation/mimic_writes_back.py"}
+FORGERIES = sorted(name for name in NAMES if "# with: _forge.py" in (ATTACKS / f"{name}.py").read_text())
+
+
+@pytest.fixture(scope="module")
+def attacked_answers(runs, tmp_path_factory):
+    """Each forging attack appended to the values-right, mechanism-wrong answers, graded on the shared workers."""
+    scratch = tmp_path_factory.mktemp("forged-answers")
+    by_id = {entry.id: entry for entry in PURITY}
+
+    def run(name: str):
+        root = scratch / name
+        for exercise_id, variant in WRONG_MECHANISMS.items():
+            entry = by_id[exercise_id]
+            answer = (Path(__file__).parent / "variants" / "01_purity" / variant).read_text()
+            dest = root / entry.path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(answer + "\n\n" + _attack_text(name))
+        return grade(root, only=[by_id[i] for i in WRONG_MECHANISMS],
+                     limits=Limits(check_seconds=60, submission_seconds=600))
+
+    for name in FORGERIES:
+        runs.submit(f"forged-answer-{name}", run, name)
+    return lambda name: runs.get(f"forged-answer-{name}")
+
+
+@pytest.mark.parametrize("name", FORGERIES)
+def test_a_forgery_on_a_values_right_mechanism_wrong_answer_scores_nothing(attacked_answers, name):
+    """The forgeries exist to hide a recompile or a mutation: appended to answers that do exactly that, they
+    must earn nothing either."""
+    report = attacked_answers(name)
+    assert report.score == 0, {e.exercise.id: (e.score, e.reason) for e in report.exercises}
+
+
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
     report = attacked(name)
