@@ -16,7 +16,9 @@ Docs: https://docs.jax.dev/en/latest/notebooks/Custom_derivative_rules_for_Pytho
 Task (fill-in): write `clip_gradient(x, bound)` with jax.custom_vjp. It returns x
 unchanged; in the backward pass the cotangent reaching x is clipped elementwise
 to [-bound, bound]. `bound` is a float or a scalar array and may be traced (the
-checks call it under jit and vmap). Keep the name and signature.
+checks call it under jit and vmap): hand it to bwd as a residual, since the
+grader runs bwd after tracing clip_gradient on its own, where a closed-over
+traced bound has escaped. Keep the name and signature.
 """
 
 import jax

@@ -102,7 +102,20 @@ _BY_NAME = {
 
 
 # Errors JAX raises as plain TypeError/ValueError, told apart by their message.
+# What the grader's examiner says when JAX computes with a tracer that came back from the submission's
+# process after its trace ended (see engine.remote.examiner.proxies.EscapedTracer).
+TRACED_ON_ITS_OWN = "traced on its own, and a function it hands JAX to run later"
+
 _BY_MESSAGE = {
+    TRACED_ON_ITS_OWN: Explanation(
+        "a function handed to JAX for later closes over a value traced inside the exercise's function "
+        "(UnexpectedTracerError under the grader)",
+        "The grader traces the exercise's function on its own and runs what it hands JAX for later (a "
+        "custom_vjp's bwd, a custom_jvp rule) after that trace has ended, so a traced argument the rule "
+        "closes over (a bound, a scale) has escaped, although one process running it all at once accepts "
+        "it. Hand the value over explicitly: return it from fwd as a residual, or make it an argument "
+        "of the rule.",
+        f"{DOCS}/notebooks/Custom_derivative_rules_for_Python_code.html", code="leaked-tracer"),
     "Non-hashable static arguments are not supported. An error occurred while trying to hash an "
     "object of type <class 'jaxlib._jax.ArrayImpl'>": Explanation(
         "an array was passed as a static argument (static arguments must be hashable; arrays are not)",

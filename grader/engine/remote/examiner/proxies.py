@@ -12,6 +12,7 @@ import jax
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.examiner.tracing import (Requester, building_locally, has_tracer, trace_in_subject,
                                                    trace_state_clean)
+from grader.runtime.explain import TRACED_ON_ITS_OWN
 
 
 class Link(Requester, Protocol):
@@ -212,6 +213,17 @@ class EscapedTracer(jax.core.Tracer):
         if self._escaped_aval is None:
             raise jax.errors.UnexpectedTracerError(f"a tracer escaped from its transformation: {self.description}")
         return self._escaped_aval
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_trace":  # JAX computing with it: say why it has no trace, not that a slot is missing
+            raise jax.errors.UnexpectedTracerError(
+                f"a tracer escaped from its transformation: {self.description}. Under the grader the "
+                f"exercise's function is {TRACED_ON_ITS_OWN} "
+                "(a custom_vjp's bwd, a custom_jvp rule) runs after that trace has ended: a value it "
+                "closes over that was traced inside the exercise's function (an argument such as a "
+                "bound) has escaped. Hand it over explicitly instead (for custom_vjp: return it from "
+                "fwd as a residual).")
+        raise AttributeError(name)
 
 
 @dataclasses.dataclass(frozen=True)
