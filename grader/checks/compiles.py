@@ -19,58 +19,95 @@ from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program
 
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
-# Where an eager operation enters JAX. jnp functions are jitted internally, so an
-# eager `jnp.sum(x)` compiles a program (`jit(_reduce_sum)`) just as the learner's
-# own jitted function does; what tells them apart is where the call came from.
+# jnp functions are jitted inside JAX, so an eager `jnp.sum(x)` compiles a program (`jit(_reduce_sum)`)
+# just as the learner's own jitted function does, and an eager `x + 1` compiles the one-primitive
+# program `jit(add)`. What tells them apart is the program compiled: which function was traced for it
+# (one of JAX's own, or the learner's), and whose code its nested programs were traced from. Never
+# which JAX file the call entered through: any JAX function (`jax.tree_util.tree_map`) can call the
+# learner's jitted function.
 JAX_DIR = os.path.dirname(jax.__file__)
-_EAGER_ENTRIES = tuple(os.path.join(JAX_DIR, "_src", part) for part in (
-    "numpy", "lax", "random.py", "prng.py", "array.py", "dispatch.py", "nn", "scipy", "ops",
-    "tree_util.py", "dtypes.py"))
+_JAX_SRC = os.path.join(JAX_DIR, "_src") + os.sep
+_PJIT_FILE = os.path.join(_JAX_SRC, "pjit.py")
+_DISPATCH_FILE = os.path.join(_JAX_SRC, "dispatch.py")
 
 
 def is_eager(frame: Any) -> bool:
     """Whether the compile happening under `frame` serves an eager op, not a jitted function.
 
-    Walks out to the first frame outside JAX (the caller) and looks at the JAX
-    function it called: a jnp/lax/random function or an array method is an
-    eager op; a jit-wrapped callable enters JAX through its own dispatch.
+    Decided from the program being compiled, found on the stack: the function of the innermost
+    jitted call that is compiling (pjit's `cache_miss`) and the jaxpr traced for it
+    (`_pjit_call_impl_python`). Eager when that function is one of JAX's own (the one-primitive
+    program JAX builds to apply a primitive, `jit(add)`; a jitted function of JAX's modules,
+    `jnp.sqrt` = `jit(sqrt)`) and no program nested in it was traced from code outside JAX (a
+    `lax.cond`/`lax.scan` applied eagerly carries the learner's branches and body; `jnp.piecewise`
+    traces the learner's functions). Every other compile is the learner's: a function they jitted,
+    however it was called, an ahead-of-time `.lower().compile()`, a pmap.
     """
-    entry = None
-    called = None  # the Python function behind the outermost jitted call
+    fun = jaxpr = None
     while frame is not None:
-        name = frame.f_code.co_name
-        if name == "apply_primitive":
-            return True
-        filename = frame.f_code.co_filename
-        if not filename.startswith(JAX_DIR):
-            break
-        if name == "cache_miss" and filename.endswith("pjit.py"):
-            called = frame.f_locals.get("fun", called)
-        entry = filename
+        code = frame.f_code
+        if code.co_filename == _PJIT_FILE:
+            if code.co_name == "_pjit_call_impl_python" and jaxpr is None:
+                jaxpr = frame.f_locals.get("jaxpr")
+            elif code.co_name == "cache_miss":
+                fun = frame.f_locals.get("fun")
+                break
         frame = frame.f_back
-    if entry is None:
+    if fun is None or not (_jax_primitive_program(fun) or _jax_own_jitted(fun)):
         return False
-    if called is not None and _jax_own_jitted(called):
-        return True  # jnp.sqrt, jnp.exp, ...: JAX's own jitted functions, called eagerly
-    if entry.endswith(os.path.join("_src", "api.py")):
-        return False  # pmap, vmap, grad called eagerly wrap the learner's function: a program
-    return entry.startswith(_EAGER_ENTRIES)
+    return not _traces_code_outside_jax(jaxpr)
+
+
+def _jax_primitive_program(fun: Any) -> bool:
+    """Whether `fun` is the function JAX jits to apply one primitive eagerly (dispatch's `prim_fun`)."""
+    code = getattr(fun, "__code__", None)
+    return code is not None and code.co_filename == _DISPATCH_FILE and code.co_name == "prim_fun"
 
 
 def _jax_own_jitted(fun: Any) -> bool:
     """Whether `fun` is the body of one of JAX's own module-level jitted functions (`jnp.sqrt` is
     `jit(sqrt)`), not a function the caller jitted itself (`jax.jit(jnp.mean)` is the caller's)."""
     code = getattr(fun, "__code__", None)
-    if code is None or not code.co_filename.startswith(_EAGER_ENTRIES):
+    if code is None or not code.co_filename.startswith(_JAX_SRC):
         return False
     module = sys.modules.get(getattr(fun, "__module__", None) or "")
     wrapper = getattr(module, getattr(fun, "__name__", ""), None)
     for _ in range(3):  # a custom_jvp (jax.nn.relu) wraps the jitted function in turn
+        if isinstance(wrapper, jax.numpy.ufunc):  # jnp.add: a ufunc object around `jit(add)`
+            wrapper = wrapper._func
         if wrapper is None or wrapper is fun:
             return False
         if getattr(wrapper, "__wrapped__", None) is fun:
             return True
         wrapper = getattr(wrapper, "__wrapped__", None)
+    return False
+
+
+def _traced_from(jaxpr: Any) -> str | None:
+    """The file of the function a jaxpr was traced from, as JAX recorded it (None if it did not)."""
+    info = getattr(getattr(jaxpr, "jaxpr", jaxpr), "debug_info", None)
+    where = getattr(info, "func_src_info", None)
+    if not isinstance(where, str) or " at " not in where:
+        return None
+    return where.rsplit(" at ", 1)[1].rsplit(":", 1)[0]
+
+
+def _traces_code_outside_jax(closed: Any) -> bool:
+    """Whether the program, or a program nested in it (a branch, a loop body), was traced from a
+    function outside JAX. Without the jaxpr (not found on the stack) nothing proves it is JAX's own."""
+    if closed is None:
+        return True
+    try:
+        todo = [getattr(closed, "jaxpr", closed)]
+        while todo:
+            jaxpr = todo.pop()
+            source = _traced_from(jaxpr)
+            if source is not None and not source.startswith(JAX_DIR):
+                return True
+            for eqn in jaxpr.eqns:
+                todo += [getattr(sub, "jaxpr", sub) for sub in jax.extend.core.jaxprs_in_params(eqn.params)]
+    except Exception:  # noqa: BLE001 - a program that cannot be read is not proven to be JAX's own
+        return True
     return False
 
 

@@ -8,18 +8,24 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from grader.engine.remote.subject.server import Server
 from grader.engine.remote.subject.standins import PRIVATE_MODULES
 
 
-def _listen_to_compiles() -> None:
+def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None]]:
     """Note every XLA compile in the request it happens in: name, eager or not, input types.
 
     JAX keeps its listeners in a list any code can read, so this one holds nothing that leads to the
     server (a submission that reached it could rewrite every reply): it finds the request in progress
-    on its own call stack, which submission code cannot walk (see audit)."""
+    on its own call stack, which submission code cannot walk (see audit).
+
+    The same list can be emptied for the length of one call and filled again before it returns, so
+    what the listener heard is also checked against a count the submission cannot wind back unseen:
+    the misses of JAX's compilation cache (`pxla._cached_compilation`), one per program XLA compiles.
+    Returns (the check, run after every return from submission code; the same after the grader's own
+    `jax.clear_caches`, which sets that count back to 0)."""
     import logging
 
     import jax
@@ -39,6 +45,7 @@ def _listen_to_compiles() -> None:
                  /, **kwargs: Any) -> None:
         if event != compile_event:
             return
+        heard[0] += 1
         signature, body = take()
         caller = frame_of(1)
         frame = caller
@@ -51,7 +58,49 @@ def _listen_to_compiles() -> None:
                   None if body is None else [[[list(s), d] for s, d in body[0]], sorted(body[1])]]
         frame.f_locals["self"].effects["compiles"].append(record)
 
+    heard = [0]
     jax.monitoring.register_event_duration_secs_listener(listener)
+    return _compile_count_check(heard)
+
+
+def _compile_count_check(heard: list[int]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """Refuse, after submission code returns, when XLA compiled more programs since the last look than
+    the listener heard of (its compile events kept from the grader's listener), or when the count went
+    back (a compilation cache cleared by the submission: what it hid before the clear is unknowable).
+    Everything it reads is bound now: the cache's own `cache_info`, the module entry JAX compiles
+    through, `sys.audit`."""
+    from jax._src.interpreters import pxla
+
+    from grader.engine.remote import audit
+
+    space, cache = vars(pxla), pxla._cached_compilation
+    info, raise_event, refuse, get = cache.cache_info, sys.audit, audit.REFUSE, dict.get
+    seen = [info().misses, heard[0]]  # XLA's compiles and the listener's, at the last look
+
+    def look(after_grader_clear: bool) -> None:
+        if get(space, "_cached_compilation") is not cache:
+            raise_event(refuse, "replaced JAX's compilation cache (pxla._cached_compilation), which an "
+                                "exercise never needs")
+        compiled, told = info().misses, heard[0]
+        before, told_before = seen
+        seen[0], seen[1] = compiled, told
+        if compiled < before and not after_grader_clear:
+            raise_event(refuse, "cleared JAX's compilation caches (jax.clear_caches or a cache's "
+                                "cache_clear), which an exercise never needs: the grader counts "
+                                "compiles against them")
+        new = compiled if compiled < before else compiled - before
+        if new > told - told_before:
+            raise_event(refuse, f"hid {new - (told - told_before)} of {new} XLA compiles from the grader's "
+                                f"listener on JAX's compile events (the listeners were swapped out during "
+                                f"the call), which an exercise never needs")
+
+    def check() -> None:
+        look(False)
+
+    def after_grader_clear() -> None:
+        look(True)
+
+    return check, after_grader_clear
 
 
 def _prepare() -> None:
@@ -122,9 +171,15 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server = Server(submission, devices, requests, replies)
     from grader.engine.remote import audit
 
-    _listen_to_compiles()
+    compile_count_check, server.after_grader_clear = _listen_to_compiles()
     _prepare()
-    server.refuse_if_changed = audit.Tripwires.of_grader_and_jax().refuse_if_changed
+    tripwires = audit.Tripwires.of_grader_and_jax().refuse_if_changed
+
+    def refuse_if_changed() -> None:
+        tripwires()
+        compile_count_check()
+
+    server.refuse_if_changed = refuse_if_changed
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     server.serve()

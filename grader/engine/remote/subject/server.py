@@ -69,6 +69,7 @@ class Server(Translation, Requests):
         self.check_node_types: dict[int, type] = {}
         self.module: types.ModuleType | None = None
         self.refuse_if_changed: Callable[[], None] = _unwatched  # the tripwires' check, once all is imported
+        self.after_grader_clear: Callable[[], None] = _unwatched  # the compile count's, after checks.clear_caches
         self.module_path: Path | None = None
         self.request_memo: dict[int, Any] = {}  # this request's arrays sent by value, by the examiner's index
         self.request_ids: dict[int, int] = {}  # id(array) -> its index in request_memo
