@@ -94,6 +94,7 @@ def import_before_start() -> None:
 
     import grader.checks  # noqa: F401 - most of what `_prepare` needs, imported while forking is safe
     import grader.engine.remote.audit  # noqa: F401
+    import grader.engine.remote.tripwires  # noqa: F401
     import grader.engine.warm  # noqa: F401
     import grader.runtime.explain  # noqa: F401
     import grader.runtime.loading  # noqa: F401
@@ -120,11 +121,11 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
 
     maybe_record_compiles()  # only in `grader warm`'s trusted run
     server = Server(submission, devices, requests, replies)
-    from grader.engine.remote import audit
+    from grader.engine.remote import audit, tripwires
 
     _listen_to_compiles()
     _prepare()
-    server.refuse_if_changed = audit.Tripwires.of_grader_and_jax().refuse_if_changed
+    server.refuse_if_changed = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     server.serve()
