@@ -599,6 +599,8 @@ def test_the_tripwires_see_tables_names_shadowed_methods_and_jax_config(tmp_path
              "replaced grader.engine.remote.codec.wire.MAX_MESSAGE_BYTES"),
             (lambda: setattr(server, "_reply", lambda *a: b""), lambda: delattr(server, "_reply"),
              "shadowed Server._reply"),
+            (lambda: setattr(server, "__dict__", dict(vars(server))),
+             lambda value=vars(server): setattr(server, "__dict__", value), "replaced the attributes (__dict__)"),
             (lambda: setattr(server.settings, "readers", {}),
              lambda value=server.settings.readers: setattr(server.settings, "readers", value),
              "replaced BoundSettings.readers"),

@@ -204,8 +204,8 @@ def _comparer(entries: _Watched, modules: _Watched, containers: _Watched, classe
         types.MappingProxyType.values
     call, is_, is_not, repeat, isdisjoint = operator.call, operator.is_, operator.is_not, itertools.repeat, \
         frozenset.isdisjoint
-    any_, all_, map_, list_, len_, type_, getattr_, next_, enumerate_, zip_ = any, all, map, list, len, type, \
-        getattr, next, enumerate, zip
+    any_, all_, map_, list_, len_, type_, vars_, getattr_, next_, enumerate_, zip_ = any, all, map, list, len, \
+        type, vars, getattr, next, enumerate, zip
     spaces, getters, names, before, owners = entries.where, entries.read, entries.names, entries.then, entries.owners
     module_spaces, module_keys = modules.where, list(flat(map(dict.keys, modules.where)))
     module_lengths = list(map(len, module_spaces))
@@ -241,8 +241,9 @@ def _comparer(entries: _Watched, modules: _Watched, containers: _Watched, classe
         if len_(keys_now) != len_(keys_before) or any_(map_(is_not, keys_now, keys_before)) \
                 or any_(map_(is_not, list_(flat(map_(proxy_values, class_dicts))), values_before)):
             return _class_change(classes.where, snapshots)
-        if any_(map_(is_not, map_(type_, live), kinds_before)) or not all_(map_(isdisjoint, shadowing, own)):
-            return _object_change(live, kinds_before, shadowing)
+        if any_(map_(is_not, map_(type_, live), kinds_before)) or any_(map_(is_not, map_(vars_, live), own)) \
+                or not all_(map_(isdisjoint, shadowing, own)):
+            return _object_change(live, kinds_before, shadowing, own)
         current = getattr_(monitoring, "_event_duration_secs_listeners", ())
         if not all_(any_(map_(is_, repeat(listener), current)) for listener in listeners):
             return "removed the grader's watch on JAX's compile events"
@@ -285,10 +286,13 @@ def _class_change(classes: list, snapshots: list) -> str:
     return "changed a class the grader relies on"
 
 
-def _object_change(live: list, kinds_before: list, shadowing: list) -> str:
-    for obj, kind, names in zip(live, kinds_before, shadowing):
+def _object_change(live: list, kinds_before: list, shadowing: list, own: list) -> str:
+    """Which live object changed, and how (only once a change is found)."""
+    for obj, kind, names, attributes in zip(live, kinds_before, shadowing, own):
         if type(obj) is not kind:
             return f"swapped the class of the grader's {kind.__qualname__} object"
+        if vars(obj) is not attributes:
+            return f"replaced the attributes (__dict__) of the grader's {kind.__qualname__} object"
         shadowed = sorted(names & set(vars(obj)))
         if shadowed:
             return f"shadowed {kind.__qualname__}.{shadowed[0]} with an attribute of the object"
