@@ -41,7 +41,8 @@ NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.start
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
 REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
            "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
-           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch"}
+           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch",
+           "codec_tuple", "config_property"}
 
 
 def _attack_text(name: str) -> str:
@@ -566,3 +567,66 @@ def test_descriptors_move_to_the_numbers_their_sender_knows_them_by(order):
             os.close(reader)
         for number in numbers:
             os.close(number)
+
+
+def test_the_tripwires_see_tables_names_shadowed_methods_and_jax_config(tmp_path):
+    """What Python does not audit, made and undone in this process: each is a change the subject's
+    tripwires name, and a lying `Config` property changes nothing the server reports of a setting."""
+    import os
+
+    import jax
+    from jax._src import config as jax_config
+
+    from grader.checks import forms
+    from grader.engine.remote import tripwires
+    from grader.engine.remote.codec import encoder, wire
+    from grader.engine.remote.subject.server import Server
+
+    requests, replies = os.pipe()
+    try:
+        server = Server(tmp_path, jax.device_count(), requests, replies)
+        wires = tripwires.Tripwires.of_grader_and_jax(server)
+        assert wires.changed() == ""
+        table, key = forms.LAX_COLLECTIVES, next(iter(forms.LAX_COLLECTIVES))
+        config_class, state_class = type(jax.config), jax_config.State
+        cases = [
+            (lambda: table.__setitem__(key, "x"), lambda value=table[key]: table.__setitem__(key, value),
+             "changed the contents of grader.checks.forms.LAX_COLLECTIVES"),
+            (lambda: setattr(encoder, "isinstance", lambda *a: True), lambda: delattr(encoder, "isinstance"),
+             "added grader.engine.remote.codec.encoder.isinstance"),
+            (lambda: setattr(wire, "MAX_MESSAGE_BYTES", 1),
+             lambda value=wire.MAX_MESSAGE_BYTES: setattr(wire, "MAX_MESSAGE_BYTES", value),
+             "replaced grader.engine.remote.codec.wire.MAX_MESSAGE_BYTES"),
+            (lambda: setattr(server, "_reply", lambda *a: b""), lambda: delattr(server, "_reply"),
+             "shadowed Server._reply"),
+            (lambda: setattr(server, "__dict__", dict(vars(server))),
+             lambda value=vars(server): setattr(server, "__dict__", value), "replaced the attributes (__dict__)"),
+            (lambda: setattr(server.settings, "readers", {}),
+             lambda value=server.settings.readers: setattr(server.settings, "readers", value),
+             "replaced BoundSettings.readers"),
+            (lambda: setattr(config_class, "jax_debug_nans", property(lambda self: False)),
+             lambda value=vars(config_class)["jax_debug_nans"]: setattr(config_class, "jax_debug_nans", value),
+             "replaced Config.jax_debug_nans"),
+            (lambda: setattr(state_class, "_set", lambda self, value: None),
+             lambda value=vars(state_class)["_set"]: setattr(state_class, "_set", value), "replaced State._set"),
+        ]
+        for change, undo, expected in cases:
+            change()
+            try:
+                found = wires.changed()
+            finally:
+                undo()
+            assert expected in found, (expected, found)
+            assert wires.changed() == "", f"{expected}: undone, nothing is left changed"
+
+        honest = vars(config_class)["jax_debug_nans"]
+        with jax.debug_nans(True):
+            setattr(config_class, "jax_debug_nans", property(lambda self: False))
+            try:
+                assert server.op_settings({"names": ["jax_debug_nans"]}) == {"jax_debug_nans": True}
+            finally:
+                setattr(config_class, "jax_debug_nans", honest)
+        assert server.op_settings({"names": ["jax_debug_nans"]}) == {"jax_debug_nans": jax.config.jax_debug_nans}
+    finally:
+        os.close(requests)
+        os.close(replies)

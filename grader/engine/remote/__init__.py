@@ -17,6 +17,9 @@ way: compiles, prints, buffers handed over, audit refusals.
 - `examiner/`: the subject process, the proxies the checks see, what
   crosses the wire, the session, and the exercise module as a check sees it.
 - `audit.py`: the subject's audit hook (PEP 578).
+- `tripwires.py`: what the hook cannot see (a module's or a class's attribute
+  assigned, a table's entry, an attribute shadowing a method, JAX's config
+  class), compared after every return from submission code.
 
 A learner's own `pytest exercises/` checks in one process, as before: a
 learner can only fool themselves, and the project's tests prove both modes

@@ -33,7 +33,7 @@ private copy of that module, answering each witness event: nothing the submissio
 reach leads to them.
 
 Changes this hook cannot see (Python does not audit assignments to class or
-module attributes) are looked for after every return from submission code: see `Tripwires`. Not
+module attributes) are looked for after every return from submission code: see `tripwires.py`. Not
 every way of starting a process raises an event (`_posixsubprocess.fork_exec`
 does not): the subject's keeper, outside its process, counts what it started
 (see subject/keeper.py).
@@ -41,7 +41,6 @@ does not): the subject's keeper, outside its process, counts what it started
 
 from __future__ import annotations
 
-import operator
 import os
 import sys
 import threading
@@ -385,152 +384,3 @@ def _refuse(report_fd: int, why: str) -> None:
 
 
 REFUSED_EXIT = 86
-
-
-class Tripwires:
-    """What submission code may change without an audit event (Python does not audit assigning a
-    module's or a class's attribute), among what the subject's answers are made with:
-
-    - the functions, classes and modules each module names: the grader's, the modules they name (the
-      standard library's `os.write` writes every reply), JAX's compile-event machinery (a module
-      swapped for a look-alike, `sys` in the module that names exercise files to the audit hook, is
-      as much a change as a function);
-    - the functions JAX's array and tracer classes hold;
-    - every entry of the dict of each class the grader defines (the server and its bases, the codec's,
-      the stand-ins') and of the standard library's context managers the server's flow runs through,
-      and the set of names there: a name added (a property shadowing an instance attribute) is a
-      change too.
-
-    Snapshotted before the first request and compared by identity after every return from submission
-    code: `refuse_if_changed` is a plain function holding all it reads in its own closure, so that
-    nothing it calls is looked up on a class or module the submission could patch."""
-
-    def __init__(self, owners_by_name: list[Any], classes: list[type]) -> None:
-        """`owners_by_name`: modules (and classes) whose functions, classes and modules are watched;
-        `classes`: those whose every entry is watched, and the names they hold."""
-        spaces, getters, names, before, owners = [], [], [], [], []
-        for module in owners_by_name:
-            space = vars(module)
-            kept = [name for name, value in space.items() if callable(value) or isinstance(value, type(sys))]
-            if not kept:
-                continue
-            kept *= 2 if len(kept) == 1 else 1  # an itemgetter of one name gives a value, not a tuple
-            spaces.append(space)
-            getters.append(operator.itemgetter(*kept))  # one C call reads them all
-            names += kept
-            before += [space[name] for name in kept]
-            owners += [module.__name__] * len(kept)
-        dicts = [vars(cls) for cls in classes]  # live views of the classes' own dicts
-        from jax._src import monitoring
-
-        listeners = list(getattr(monitoring, "_event_duration_secs_listeners", []))
-        self.changed = _comparer(spaces, getters, names, before, owners, classes, dicts, monitoring, listeners)
-        self.refuse_if_changed = _refuser(self.changed, sys.audit)
-        self.watched = (len(names), len(classes), sum(map(len, dicts)))  # modules' names, classes, class entries
-
-    @staticmethod
-    def of_grader_and_jax() -> Tripwires:
-        """What the subject's own answers are made with: the grader's modules and classes (the server,
-        the codec, the checks a probe runs) and the modules they name, JAX's compile-event machinery,
-        its array and tracer classes. (The examiner computes every expected value with its own copies:
-        patching NumPy or jax.numpy here changes nothing it judges with.)"""
-        import jax
-        from jax._src import array, core, monitoring
-
-        grader = [module for name, module in sys.modules.items()
-                  if module is not None and (name == "grader" or name.startswith("grader."))]
-        named = [value for module in grader for value in vars(module).values() if isinstance(value, types.ModuleType)]
-        modules = list({id(module): module for module in grader + named + [jax.monitoring, monitoring]}.values())
-        # JAX's array classes by name only: a probe of the grader's swaps `ArrayImpl._value` (a property)
-        # for one that notes host reads, from one request to a later one.
-        jax_classes = [jax.Array, array.ArrayImpl, core.Tracer]
-        return Tripwires(modules + jax_classes, _grader_classes(grader) + _flow_classes())
-
-
-def _grader_classes(modules: list[types.ModuleType]) -> list[type]:
-    """The classes the grader's modules define, their nested classes and the grader's bases of each."""
-    defined_in = {module.__name__ for module in modules}
-    found: dict[int, type] = {}
-    todo = [value for module in modules for value in vars(module).values() if isinstance(value, type)]
-    while todo:
-        cls = todo.pop()
-        if id(cls) in found or getattr(cls, "__module__", None) not in defined_in:
-            continue
-        found[id(cls)] = cls
-        todo += [value for value in vars(cls).values() if isinstance(value, type)]
-        todo += cls.__mro__[1:]
-    return list(found.values())
-
-
-def _mutable_mro(*classes: type) -> list[type]:
-    """Each class and its bases, less the built-in ones (Python refuses to change those itself)."""
-    return list({id(base): base for cls in classes for base in cls.__mro__ if base.__module__ != "builtins"}.values())
-
-
-def _flow_classes() -> list[type]:
-    """The standard library's classes whose methods the server's flow calls right around submission
-    code: a `with` block's exit (a patched `__exit__` would be handed the context manager, and what it
-    was made with)."""
-    import contextlib
-    import warnings
-
-    return _mutable_mro(contextlib._GeneratorContextManager, warnings.catch_warnings)
-
-
-def _comparer(spaces: list, getters: list, names: list, before: list, owners: list, classes: list, dicts: list,
-              monitoring: types.ModuleType, listeners: list) -> Any:
-    """The comparison, with every callable it uses bound now: C loops over flat lists, a few
-    microseconds per hundred entries."""
-    import itertools
-
-    flat, keys_of, values_of = itertools.chain.from_iterable, types.MappingProxyType.keys, types.MappingProxyType.values
-    call, is_, is_not, repeat = operator.call, operator.is_, operator.is_not, itertools.repeat
-    any_, all_, map_, list_, len_, getattr_, next_, enumerate_, zip_ = any, all, map, list, len, getattr, next, \
-        enumerate, zip
-    keys_before = list(flat(map(keys_of, dicts)))
-    values_before = list(flat(map(values_of, dicts)))
-    snapshots = [dict(space) for space in dicts]  # to say what changed
-
-    def changed() -> str:
-        try:
-            now = list_(flat(map_(call, getters, spaces)))
-        except KeyError as missing:
-            return f"removed {missing}"
-        if any_(map_(is_not, now, before)):
-            at = next_(i for i, (a, b) in enumerate_(zip_(now, before)) if a is not b)
-            return f"replaced {owners[at]}.{names[at]}"
-        keys_now = list_(flat(map_(keys_of, dicts)))
-        if len_(keys_now) != len_(keys_before) or any_(map_(is_not, keys_now, keys_before)) \
-                or any_(map_(is_not, list_(flat(map_(values_of, dicts))), values_before)):
-            return _class_change(classes, snapshots)
-        current = getattr_(monitoring, "_event_duration_secs_listeners", ())
-        if not all_(any_(map_(is_, repeat(listener), current)) for listener in listeners):
-            return "removed the grader's watch on JAX's compile events"
-        return ""
-
-    return changed
-
-
-def _class_change(classes: list, snapshots: list) -> str:
-    """Which class changed, and how (only once a change is found: this one may be slow)."""
-    for cls, then in zip(classes, snapshots):
-        now = dict(vars(cls))
-        for name in sorted(set(then) | set(now), key=str):
-            if name not in then:
-                return f"added {cls.__qualname__}.{name}"
-            if name not in now or now[name] is not then[name]:
-                return f"replaced {cls.__qualname__}.{name}"
-    return "changed a class the grader relies on"
-
-
-def _refuser(changed: Any, raise_event: Any) -> Any:
-    def refuse_if_changed() -> None:
-        """End the subject, reported, if the request changed what no exercise changes."""
-        try:
-            what = changed()
-        except BaseException:  # noqa: BLE001 - a comparison made to fail is a change all the same
-            what = "changed what the grader's answers are made with"
-        if what:
-            raise_event(REFUSE, f"{what}, which an exercise never needs")  # `sys.audit`, held since startup
-
-    return refuse_if_changed

@@ -6,7 +6,8 @@ import dataclasses
 import enum
 import functools
 import math
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import jax
@@ -437,7 +438,9 @@ def _dec_dim(d: Decoder, v: list) -> Any:
     return dim
 
 
-_DECODERS: dict[str, Callable[[Decoder, list], Any]] = {
+# Read-only, like every table of the codec (the subject's tripwires compare a module's names by identity;
+# a mapping proxy's entries cannot be swapped behind an unchanged name).
+_DECODERS: Mapping[str, Callable[[Decoder, list], Any]] = types.MappingProxyType({
     "@": _dec_memo,
     "=": lambda d, v: d.keep(v[1], d.decode(v[2])),
     "big": lambda d, v: int(v[1]),
@@ -488,4 +491,4 @@ _DECODERS: dict[str, Callable[[Decoder, list], Any]] = {
     "td": _dec_treedef,
     "scope": _dec_scope,
     "dim": _dec_dim,
-}
+})

@@ -38,6 +38,9 @@ class Encoder:
         self.memo: dict[int, int] = {}
         self.by_value: dict[Any, int] = {}  # equal immutable descriptors (avals, contexts): sent once
         self._alive: list[Any] = []  # keeps encoded objects alive so their ids stay unique
+        # type -> the encoding that fitted it (one of `_BY_TYPE_ONLY`), for this message only: a table
+        # shared by every message would be a module-level dict any code could add its own encoder to.
+        self.by_type: dict[type, Callable[[Encoder, Any], Any]] = {}
 
     def blob(self, data: bytes) -> int:
         self.blobs.append(bytes(data))
@@ -74,7 +77,7 @@ class Encoder:
             referred = self.refer(v, self)
             if referred is not None:
                 return referred
-        method = _BY_TYPE.get(kind)
+        method = self.by_type.get(kind)
         if method is not None:
             found = method(self, v)
             if found is not None:
@@ -84,7 +87,7 @@ class Encoder:
                 found = method(self, v)
                 if found is not None:
                     if method in _BY_TYPE_ONLY:
-                        _BY_TYPE[kind] = method
+                        self.by_type[kind] = method
                     return found
         if self.fallback is not None:
             return self.fallback(v, self)
@@ -395,7 +398,9 @@ def _enc_treedef(e: Encoder, tree: Any) -> list:
     return ["td", e.encode(kind), e.encode(aux), [_enc_treedef(e, c) for c in tree.children()]]
 
 
-_ENCODERS: list[tuple[Any, Callable[[Encoder, Any], Any]]] = [
+# Immutable, like every table of the codec: the subject's tripwires compare a module's names by identity,
+# and a tuple's entries cannot be swapped behind an unchanged name.
+_ENCODERS: tuple[tuple[Any, Callable[[Encoder, Any], Any]], ...] = (
     ((list, dict, set, frozenset), _enc_container),  # exact built-in containers first: the most common
     (object, _enc_jax),  # before tuples: a Mesh is a tuple
     (object, _enc_jaxpr_parts),  # before tuples: a DebugInfo is a named tuple
@@ -406,13 +411,12 @@ _ENCODERS: list[tuple[Any, Callable[[Encoder, Any], Any]]] = [
     ((bytes, bytearray), _enc_bytes),
     (object, _enc_dataclass),
     (object, _enc_singleton),
-]
+)
 
 
 # Encoders whose answer depends on the value's type alone: the first that fits a type is remembered.
-_BY_TYPE_ONLY = {_enc_container, _enc_jax, _enc_jaxpr_parts, _enc_scalar, _enc_bytes, _enc_dataclass, encode_numpy,
-                 _enc_misc, _enc_singleton}
-_BY_TYPE: dict[type, Callable[[Encoder, Any], Any]] = {}
+_BY_TYPE_ONLY = frozenset({_enc_container, _enc_jax, _enc_jaxpr_parts, _enc_scalar, _enc_bytes, _enc_dataclass,
+                           encode_numpy, _enc_misc, _enc_singleton})
 
 
 def _by_value_types() -> frozenset[type]:

@@ -19,8 +19,8 @@ import numpy as np
 VERSION = 1
 MAX_MESSAGE_BYTES = 1 << 30  # a check's arrays are small; anything near this is an attack or a bug
 TRUSTED_MODULES = ("numpy", "ml_dtypes", "jax", "jaxlib", "builtins", "collections", "functools")
-BUILTIN_TYPES = {"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
-                  "frozenset", "object", "type", "slice", "NoneType", "range"}
+BUILTIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
+                           "frozenset", "object", "type", "slice", "NoneType", "range"})
 
 
 class WireError(Exception):

@@ -143,6 +143,7 @@ def import_before_start() -> None:
 
     import grader.checks  # noqa: F401 - most of what `_prepare` needs, imported while forking is safe
     import grader.engine.remote.audit  # noqa: F401
+    import grader.engine.remote.tripwires  # noqa: F401
     import grader.engine.warm  # noqa: F401
     import grader.runtime.explain  # noqa: F401
     import grader.runtime.loading  # noqa: F401
@@ -169,14 +170,14 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
 
     maybe_record_compiles()  # only in `grader warm`'s trusted run
     server = Server(submission, devices, requests, replies)
-    from grader.engine.remote import audit
+    from grader.engine.remote import audit, tripwires
 
     compile_count_check, server.after_grader_clear = _listen_to_compiles()
     _prepare()
-    tripwires = audit.Tripwires.of_grader_and_jax().refuse_if_changed
+    tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
 
     def refuse_if_changed() -> None:
-        tripwires()
+        tripwires_check()
         compile_count_check()
 
     server.refuse_if_changed = refuse_if_changed

@@ -39,7 +39,7 @@ class Requests:
 
         sys.audit(audit.SUBMISSION_FILE, str(path))  # to the hook's private copy, which only adds
         try:
-            with self._settings(request.get("settings")):
+            with self._settings(request.get("settings"), self.settings):
                 loaded = load_exercise(path, str(request["label"]))
         except KataFailure as failure:
             return {"failure": [failure.code, str(failure)]}
@@ -66,7 +66,7 @@ class Requests:
     def op_call(self, request: dict) -> Any:
         import jax
 
-        with self._settings(request.get("settings")), self._mesh(request.get("mesh")):
+        with self._settings(request.get("settings"), self.settings), self._mesh(request.get("mesh")):
             try:
                 return request["fn"](*request.get("args", ()), **request.get("kwargs", {}))
             finally:
@@ -86,7 +86,7 @@ class Requests:
         from grader.runtime.loading import ExerciseModule
 
         exercise = ExerciseModule(self.module, str(request.get("label", "")))
-        with self._settings(request.get("settings")), self._mesh(request.get("mesh")):
+        with self._settings(request.get("settings"), self.settings), self._mesh(request.get("mesh")):
             return request["probe"](exercise, *request.get("args", ()), **request.get("kwargs", {}))
 
     def op_trace(self, request: dict) -> dict:
@@ -117,7 +117,7 @@ class Requests:
 
         debug = api_util.debug_info("examiner trace", flat, tuple(avals), {})
         axis_env = [(name, int(size)) for name, size in request.get("axis_env", [])]
-        with self._settings(request.get("settings")), self._mesh(request.get("mesh")), \
+        with self._settings(request.get("settings"), self.settings), self._mesh(request.get("mesh")), \
                 core.extend_axis_env_nd(axis_env), self._abstract_mesh(request.get("abstract_mesh")):
             jaxpr, _, consts = pe.trace_to_jaxpr_dynamic(lu.wrap_init(flat, debug_info=debug), avals)
         tree, traced, leaves = out_tree[0]
@@ -146,12 +146,13 @@ class Requests:
             manager.__exit__(None, None, None)
 
     def op_settings(self, request: dict) -> dict:
-        import jax
-
+        """The settings' values, read from their own states (see BoundSettings), never `jax.config`'s
+        properties: a class attribute any code may replace."""
+        settings = self.settings
         for name, value in (request.get("set") or {}).items():
-            if name in SETTINGS:
-                jax.config.update(str(name), value)
-        return {str(name): getattr(jax.config, str(name)) for name in request["names"]}
+            if name in SETTINGS and name in settings.states:
+                settings.set_global(str(name), value)
+        return {str(name): settings.value(str(name)) for name in request["names"]}
 
     def op_pointers(self, request: dict) -> list:
         return [[shard.data.unsafe_buffer_pointer() for shard in array.addressable_shards]

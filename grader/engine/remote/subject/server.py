@@ -27,6 +27,37 @@ class Placeholder:
         self.index = index
 
 
+class BoundSettings:
+    """JAX's settings, bound to their `State` objects when the server is made, before any submission code
+    runs (in `states`, those a check may switch around a call: protocol.SETTINGS). A setting is read
+    with its own state's `get_local` and `get_global` and written with its own `_set`, each bound then:
+    `jax.config`'s properties and its `update` are looked up on a class any code may assign to (Python
+    does not audit it), and its table of states is a dict any code may put another object in. The
+    subject's tripwires watch this object's attributes."""
+
+    def __init__(self) -> None:
+        from jax._src import config as jax_config
+
+        self.unset = jax_config.config_ext.unset
+        every = dict(jax_config.config_states)  # read: any setting; written: only those a check may switch
+        self.states = types.MappingProxyType({name: every[name] for name in SETTINGS if name in every})
+        self.readers = types.MappingProxyType({name: (state.get_local, state.get_global, state._set)
+                                               for name, state in every.items()})
+
+    def value(self, name: str) -> Any:
+        """The setting's value where it is read now: this thread's local one if set, else the global one."""
+        get_local, get_global, _ = self.readers[name]
+        local = get_local()
+        return get_global() if local is self.unset else local
+
+    def global_value(self, name: str) -> Any:
+        return self.readers[name][1]()
+
+    def set_global(self, name: str, value: Any) -> None:
+        """What `jax.config.update(name, value)` does: the global value, and JAX's hook for it."""
+        self.readers[name][2](value)
+
+
 def _answer_all(server: Server, ended: list[BaseException]) -> None:
     me = threading.current_thread()
     me._target, me._args, me._kwargs = None, (), {}  # the Thread object leads nowhere, only this frame does
@@ -78,6 +109,7 @@ class Server(Translation, Requests):
         self.effects: dict[str, Any] = {}
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: Capture | None = None
+        self.settings = BoundSettings()  # before any submission code runs
 
     # --- handles -------------------------------------------------------------------------------
 
@@ -216,21 +248,18 @@ class Server(Translation, Requests):
 
     @staticmethod
     @contextlib.contextmanager
-    def _settings(values: dict | None):
-        import jax
-        from jax._src import config as jax_config
-
+    def _settings(values: dict | None, settings: BoundSettings):
         for name, parts in (values or {}).items():
-            state = jax_config.config_states.get(name)
-            if name not in SETTINGS or state is None or not isinstance(parts, dict):
+            state = settings.states.get(name)
+            if state is None or not isinstance(parts, dict):
                 continue
-            if "global" in parts and state.get_global() != parts["global"]:
-                jax.config.update(name, parts["global"])
+            if "global" in parts and settings.global_value(name) != parts["global"]:
+                settings.set_global(name, parts["global"])
             if "local" in parts:
                 state.set_local(parts["local"])
                 hook = getattr(state, "_update_thread_local_hook", None)
                 if hook is not None:
-                    hook(None if parts["local"] is jax_config.config_ext.unset else parts["local"])
+                    hook(None if parts["local"] is settings.unset else parts["local"])
         yield
 
     @staticmethod
