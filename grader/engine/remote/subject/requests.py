@@ -74,7 +74,8 @@ class Requests:
 
     def op_run(self, request: dict) -> Any:
         """A function of the checks library (or a check's own), run here for what it sets up or saw."""
-        return request["fn"](*request.get("args", ()))
+        with self._settings(request.get("settings")):
+            return request["fn"](*request.get("args", ()))
 
     def op_observe(self, request: dict) -> Any:
         from grader.runtime.loading import ExerciseModule
