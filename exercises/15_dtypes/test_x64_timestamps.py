@@ -128,7 +128,7 @@ def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
         changed = checks.changed_settings(before, checks.every_setting())
         if changed:
             checks.fail(f"to_milliseconds(ns), called with jax_enable_x64={enabled}, left other JAX "
-                        f"settings changed (global value, value as seen): {'; '.join(changed)}. Settings are "
+                        f"settings changed: {'; '.join(changed)}. Settings are "
                         f"global: every later call in the program (its dtypes, its jit cache keys) would "
                         f"follow a choice the caller never made. Everything this computation needs belongs "
                         f"inside one `with jax.enable_x64(True):` block, which restores the caller's "

@@ -13,6 +13,7 @@ facts read where the exercise runs, never from an object the exercise was handed
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -65,8 +66,9 @@ def runs_of(number: int) -> list:
 
 
 def every_setting() -> dict[str, str]:
-    """Every JAX setting where the exercise runs: name -> the repr of (its global value, its value as
-    code on this thread sees it). A context manager left open changes the second."""
+    """Every JAX setting where the exercise runs, applied the check's own settings first: name -> its
+    value, shown as `jax.config.update` takes it, with the global value beside it where a context
+    manager left open on this thread makes the two differ."""
     where = site.current()
     return settings_here() if where is None else where.run(settings_here)
 
@@ -80,14 +82,22 @@ def settings_here() -> dict[str, str]:
     found = {}
     for name in sorted(effective):
         state = jax_config.config_states.get(name)
-        found[name] = repr((state.get_global() if state is not None else effective[name], effective[name]))
+        seen = _shown(effective[name])
+        overall = _shown(state.get_global()) if state is not None else seen
+        found[name] = seen if overall == seen else f"{seen} here (set globally to {overall})"
     return found
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        return repr(value.name.lower())
+    return repr(value)
 
 
 def changed_settings(before: dict[str, str], after: dict[str, str]) -> list[str]:
     """The settings whose value differs between two `every_setting()` snapshots, each as
-    "name: before -> after" (global value, as seen)."""
-    return [f"{name}: {before.get(name, 'unset')} -> {after.get(name, 'unset')}"
+    "name from before to after"."""
+    return [f"{name} from {before.get(name, 'unset')} to {after.get(name, 'unset')}"
             for name in sorted(set(before) | set(after)) if before.get(name) != after.get(name)]
 
 
@@ -99,7 +109,7 @@ def assert_leaves_settings(call: Callable[[], Any], *, what: str, why: str = "")
     out = call()
     changed = changed_settings(before, every_setting())
     if changed:
-        fail(sentence(f"{what} left {len(changed)} JAX setting(s) changed (global value, value as seen): "
+        fail(sentence(f"{what} left {len(changed)} JAX setting(s) changed: "
                       f"{'; '.join(changed)}. Settings are global: every later call in the caller's program "
                       f"would run with a value the caller never chose. Change a setting for your own "
                       f"block only, with the context manager that restores the caller's value on the way "

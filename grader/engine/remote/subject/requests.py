@@ -30,6 +30,7 @@ class Requests:
 
         refuse_if_changed = self.refuse_if_changed  # bound before the import runs the submission's code
         self.reset()
+        self._restore_settings()
         if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
             sys.modules["chex"].clear_trace_counter()
         path = (self.submission / str(request["path"])).resolve()
@@ -50,6 +51,29 @@ class Requests:
         functions = {name: describe(value) for name, value in vars(loaded.module).items()  # may run its code
                      if not name.startswith("__") and callable(value) and not isinstance(value, type)}
         return {"module": module, "functions": functions}
+
+    def _restore_settings(self) -> None:
+        """Every JAX setting as it was before any submission code ran (kept at the first load), so that
+        each check starts from JAX's own settings: one the answer left changed in an earlier check (a
+        sibling of a setting the examiner sends, such as jax_explicit_x64_dtypes) is not the state a
+        later check starts from. The settings the examiner sends are then set from its own."""
+        import jax
+        from jax._src import config as jax_config
+
+        if self.pristine_settings is None:  # the first load: nothing of the submission has run yet
+            self.pristine_settings = {name: (state.get_global(), state.get_local())
+                                      for name, state in jax_config.config_states.items()}
+        for name, (global_value, local_value) in self.pristine_settings.items():
+            state = jax_config.config_states.get(name)
+            if state is None:
+                continue
+            if state.get_global() != global_value:
+                jax.config.update(name, global_value)
+            if state.get_local() is not local_value and state.get_local() != local_value:
+                state.set_local(local_value)
+                hook = getattr(state, "_update_thread_local_hook", None)
+                if hook is not None:
+                    hook(None if local_value is jax_config.config_ext.unset else local_value)
 
     def op_reset(self, request: dict) -> None:
         self.reset()

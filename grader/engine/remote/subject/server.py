@@ -77,6 +77,7 @@ class Server(Translation, Requests):
         self.effects: dict[str, Any] = {}
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: Capture | None = None
+        self.pristine_settings: dict[str, tuple] | None = None  # every JAX setting before the submission ran
 
     # --- handles -------------------------------------------------------------------------------
 
