@@ -953,3 +953,31 @@ def test_assert_jitted_refuses_a_program_that_hands_its_work_to_a_host_callback(
         checks.assert_jitted(doubled, x, what="doubled(x)")
     assert failure.value.code == "host-transfer"
 
+
+
+def test_watch_records_runs_out_of_reach_of_what_it_hands_out():
+    import jax.numpy as jnp
+
+    def body(x):
+        return x * 2
+
+    watch = checks.Watch(body, settings=("jax_debug_nans",))
+    jax.jit(watch.f)(jnp.ones(2))
+    with jax.debug_nans(True):
+        watch.f(jnp.ones(2))
+    watch.f.traces, watch.f.seen = 1, [True]  # what a Traced object held: here it is nobody's record
+    assert watch.f.__name__ == "body" and not hasattr(watch.f, "__code__")
+    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}), checks.Run(False, {"jax_debug_nans": True})]
+    assert watch.traces() == 1
+
+
+def test_every_setting_sees_a_sibling_setting_left_changed():
+    before = checks.every_setting()
+    jax.config.update("jax_explicit_x64_dtypes", "allow")
+    try:
+        assert checks.changed_settings(before, checks.every_setting()) == [
+            "jax_explicit_x64_dtypes from 'warn' to 'allow'"]
+        with pytest.raises(checks.KataFailure, match="jax_explicit_x64_dtypes"):
+            checks.assert_leaves_settings(lambda: jax.config.update("jax_explicit_x64_dtypes", "error"), what="f()")
+    finally:
+        jax.config.update("jax_explicit_x64_dtypes", "warn")

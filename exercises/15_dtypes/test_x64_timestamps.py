@@ -116,6 +116,7 @@ def test_integer_arithmetic_in_64_bits(exercise):
 def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
     for enabled in (False, True):
         jax.config.update("jax_enable_x64", enabled)  # the caller's setting (restored after the check)
+        before = checks.every_setting()  # every JAX setting, where the exercise runs
         out = exercise.to_milliseconds(NS)
         after = checks.read_setting("jax_enable_x64")
         if after != enabled:
@@ -124,4 +125,12 @@ def test_works_whatever_the_setting_and_leaves_it_as_found(exercise):
                         f"program (every later array, and every jit cache key, would follow): turn them on "
                         f"for this computation only, with the context manager that restores the caller's "
                         f"setting. {DOCS}", "global-setting")
+        changed = checks.changed_settings(before, checks.every_setting())
+        if changed:
+            checks.fail(f"to_milliseconds(ns), called with jax_enable_x64={enabled}, left other JAX "
+                        f"settings changed: {'; '.join(changed)}. Settings are "
+                        f"global: every later call in the program (its dtypes, its jit cache keys) would "
+                        f"follow a choice the caller never made. Everything this computation needs belongs "
+                        f"inside one `with jax.enable_x64(True):` block, which restores the caller's "
+                        f"setting on the way out. {DOCS}", "global-setting")
         _check_result(out, NS, f"to_milliseconds(ns) called with jax_enable_x64={enabled}", exercise)

@@ -16,7 +16,8 @@ Docs: https://docs.jax.dev/en/latest/default_dtypes.html
 
 Task (fix-it): `to_milliseconds(ns)` should turn int64 nanosecond timestamps
 (a NumPy array) into whole milliseconds, floored, exactly, as an int64 JAX
-array, computed by JAX, and leave jax_enable_x64 as it found it. Keep the name.
+array, computed by JAX, and leave every JAX setting (jax_enable_x64 and
+the rest) as it found it. Keep the name.
 """
 
 import jax.numpy as jnp

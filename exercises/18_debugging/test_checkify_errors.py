@@ -9,18 +9,6 @@ from grader import checks
 GUIDE = f"{checks.DOCS}/debugging/checkify_guide.html"
 
 
-class Traced:
-    """A function the checks hand to checked(): it counts how often its Python body runs."""
-
-    def __init__(self, body):
-        self.body, self.traces = body, 0
-        self.__name__ = body.__name__
-
-    def __call__(self, *args):
-        self.traces += 1
-        return self.body(*args)
-
-
 def lookup_log(table, ids):
     rows = table[ids + 1]  # the entry after each id: ids + 1 may run past the end
     return jnp.log(rows)
@@ -43,8 +31,14 @@ def _arrays(*host):
     return tuple(jnp.asarray(a) for a in host)
 
 
+def _watched(body):
+    """body, handed to checked() through the witness: how often it ran, and on tracers or on values, is
+    recorded where the exercise cannot reach (checks.Watch); `.name` is body's name."""
+    return checks.Watch(body)
+
+
 def _run(exercise, f):
-    run = exercise.checked(f)
+    run = exercise.checked(f.f)
     if not callable(run):
         checks.fail(f"checked(f) returned {type(run).__name__}; expected a function run(*args) that "
                     f"calls f, checked.", "wrong-shape")
@@ -97,7 +91,7 @@ def _origin(error, f):
     """(kind of check, operation, whether the error points into f) for a raised checkify error."""
     cause = error.__cause__
     frames = getattr(getattr(cause, "traceback_info", None), "frames", [])
-    in_f = any(frame.function_name == f.__name__ and frame.file_name == __file__ for frame in frames)
+    in_f = any(frame.function_name == f.name and frame.file_name == __file__ for frame in frames)
     return type(cause).__name__, getattr(cause, "prim", None), in_f
 
 
@@ -116,14 +110,14 @@ def _expect_error(exercise, run, args, f, *, what, kind, prim, silent_why):
         checks.fail(f"{what} raised {got_kind} ({str(error).strip()[:120]}); expected the {kind} that "
                     f"{prim or 'the check'} produces first.")
     if not in_f:
-        checks.fail(f"{what} raised {got_kind}, but its traceback does not lead into {f.__name__}, the "
+        checks.fail(f"{what} raised {got_kind}, but its traceback does not lead into {f.name}, the "
                     f"function the check handed to checked(): checkify must run on f itself, so the "
                     f"error names the operation and line of f that failed. See {GUIDE}", "wrong-tool")
     return error
 
 
 def test_returns_f_outputs_compiled_once(exercise):
-    f = Traced(lookup_log)
+    f = _watched(lookup_log)
     run = _run(exercise, f)
     calls = [np.array(ids, np.int32) for ids in ([0, 2], [1, 3], [3, 0])]
     table, *args = _arrays(HOST_TABLE, *calls)
@@ -137,19 +131,24 @@ def test_returns_f_outputs_compiled_once(exercise):
             checks.fail(f"checked(lookup_log)(table, {ids.tolist()}) raised {error!r}, but every index "
                         f"is in bounds and every log positive: no check should fail.")
         checks.assert_close(out, np.log(HOST_TABLE[ids + 1]), what=f"checked(lookup_log)(table, {ids.tolist()})")
-    if f.traces > 1:
+    traces = len(f.runs())  # the witness's record: each run of lookup_log's body
+    if traces > 1:
         how = ("and compiled again" if later.count else
                "and run op by op: checkify on its own does not compile anything")
-        checks.fail(f"f's Python body ran {f.traces} times for {len(calls)} calls with the same shapes: "
+        checks.fail(f"f's Python body ran {traces} times for {len(calls)} calls with the same shapes: "
                     f"the checked function was traced anew on every call {how}. One jitted, checkified "
                     f"function, built once in checked(f) and reused by run, serves every call with one "
                     f"compiled program. See {GUIDE}", "recompiles" if later.count else "not-jitted")
     checks.assert_compiles(first, what="checked(lookup_log)", calls="its first call", at_most=1,
                            why="the checks must run inside one program compiled with jax.jit")
+    checks.assert_compiles(later, what="checked(lookup_log)", calls=f"the {len(calls) - 1} later calls with the "
+                           f"same shapes", expected=0, warm_up=first,
+                           why="the program compiled for the first call serves them: build the jitted, "
+                               "checkified function once in checked(f), not inside run")
 
 
 def test_out_of_bounds_index_raises_where_it_happened(exercise):
-    f = Traced(lookup_log)
+    f = _watched(lookup_log)
     run = _run(exercise, f)
     args = _arrays(HOST_TABLE, np.array([1, 4], np.int32))  # 4 + 1 is past the end of the 5-entry table
     error = _expect_error(exercise, run, args, f, what="checked(lookup_log)(table, [1, 4])",
@@ -163,7 +162,7 @@ def test_out_of_bounds_index_raises_where_it_happened(exercise):
 
 
 def test_nan_raises_naming_the_operation(exercise):
-    f = Traced(log_ratio)
+    f = _watched(log_ratio)
     run = _run(exercise, f)
     args = _arrays(np.array([1.0, -2.0], np.float32), np.array([2.0, 4.0], np.float32))
     _expect_error(exercise, run, args, f, what="checked(log_ratio)(x, y) with a negative ratio",
@@ -174,7 +173,7 @@ def test_nan_raises_naming_the_operation(exercise):
 
 
 def test_fs_own_checks_raise(exercise):
-    f = Traced(normalise)
+    f = _watched(normalise)
     run = _run(exercise, f)
     w = _arrays(np.array([1.0, -1.0, 2.0], np.float32))
     error = _expect_error(exercise, run, w, f, what="checked(normalise)(w) with a negative weight",

@@ -28,18 +28,11 @@ def _keep_switches():
             state._update_thread_local_hook(None if local_value is jax_config.config_ext.unset else local_value)
 
 
-class Traced:
-    """A function the checks hand to nan_origin: each time it runs, it notes whether NaN checking was
-    on and whether it was being traced (by jax.jit) rather than run on values."""
-
-    def __init__(self, body):
-        self.body, self.seen, self.traced = body, [], []
-        self.__name__ = body.__name__
-
-    def __call__(self, *args):
-        self.seen.append(bool(jax.config.jax_debug_nans))
-        self.traced.append(any(isinstance(a, jax.core.Tracer) for a in args))
-        return self.body(*args)
+def _watched(body):
+    """body, handed to nan_origin through the witness (checks.Watch): each run of its Python body is
+    recorded where the exercise cannot reach, with whether jax.jit was tracing it (rather than running
+    it on values) and whether jax_debug_nans was on then."""
+    return checks.Watch(body, settings=("jax_debug_nans",))
 
 
 def spread(x):
@@ -61,7 +54,7 @@ def broken(x):
 def _origin(exercise, f, *host_args, what):
     args = tuple(jnp.asarray(a) for a in host_args)
     try:
-        return exercise.nan_origin(f, *args)
+        return exercise.nan_origin(f.f, *args)
     except FloatingPointError as error:
         checks.fail(f"{what} let JAX's FloatingPointError escape ({str(error).splitlines()[0][:100]!r}): "
                     f"nan_origin should catch it and return the name of the primitive it reports.")
@@ -78,14 +71,15 @@ def _check_setting(found, *, what):
 
 
 def _check_ran_checked(f, *, what):
-    if not any(f.seen):
-        checks.fail(f"{what}: {f.__name__} never ran with jax_debug_nans on (its Python body ran "
-                    f"{len(f.seen)} time(s), each time with NaN checking off). The task is to let JAX "
+    runs = f.runs()
+    if not any(run.settings["jax_debug_nans"] for run in runs):
+        checks.fail(f"{what}: {f.name} never ran with jax_debug_nans on (its Python body ran "
+                    f"{len(runs)} time(s), each time with NaN checking off). The task is to let JAX "
                     f"find the NaN: with the option on, a jitted call whose output holds a NaN is run "
                     f"again op by op and stops at the first primitive that made one. See {FLAGS}",
                     "wrong-tool")
-    if not any(on and traced for on, traced in zip(f.seen, f.traced)):
-        checks.fail(f"{what}: {f.__name__} ran with NaN checking on, but never under jax.jit: it was "
+    if not any(run.settings["jax_debug_nans"] and run.traced for run in runs):
+        checks.fail(f"{what}: {f.name} ran with NaN checking on, but never under jax.jit: it was "
                     f"only ever called on values, op by op. The task is jax.jit(f)(*args) with the "
                     f"option on: JAX checks the compiled call's output and, when it holds a NaN, runs "
                     f"the function again de-optimized to find the primitive that made it. See {FLAGS}",
@@ -98,7 +92,7 @@ def _check_name(got, want, *, what, why):
 
 
 def test_names_the_primitive_that_made_the_first_nan(exercise):
-    f = Traced(spread)
+    f = _watched(spread)
     got = _origin(exercise, f, np.array([3.0, 1.0], np.float32), what="nan_origin(spread, [3, 1])")
     _check_setting(False, what="nan_origin(spread, [3, 1])")
     _check_ran_checked(f, what="nan_origin(spread, [3, 1])")
@@ -108,7 +102,7 @@ def test_names_the_primitive_that_made_the_first_nan(exercise):
 
 
 def test_another_function_another_primitive(exercise):
-    f = Traced(standardise)
+    f = _watched(standardise)
     got = _origin(exercise, f, np.full(3, 2.0, np.float32), what="nan_origin(standardise, [2, 2, 2])")
     _check_setting(False, what="nan_origin(standardise, [2, 2, 2])")
     _check_ran_checked(f, what="nan_origin(standardise, [2, 2, 2])")
@@ -118,7 +112,7 @@ def test_another_function_another_primitive(exercise):
 
 
 def test_none_when_no_nan_appears(exercise):
-    f = Traced(log_scale)
+    f = _watched(log_scale)
     got = _origin(exercise, f, np.array([0.0, 1.0], np.float32), what="nan_origin(log_scale, [0, 1])")
     _check_setting(False, what="nan_origin(log_scale, [0, 1])")
     _check_ran_checked(f, what="nan_origin(log_scale, [0, 1])")
@@ -137,16 +131,16 @@ def test_leaves_the_setting_as_it_found_it(exercise):
     x = jnp.asarray(np.array([3.0, 1.0], np.float32))
     # From both starting values, set globally: "restoring" it to off turns it off for a caller
     # who had it on.
-    checks.assert_leaves_setting(lambda: _run_ignoring_the_nan(exercise, Traced(spread), x), "jax_debug_nans",
+    checks.assert_leaves_setting(lambda: _run_ignoring_the_nan(exercise, _watched(spread).f, x), "jax_debug_nans",
                                  what="nan_origin(spread, [3, 1])", why=f"See {FLAGS}")
     with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
         try:
-            exercise.nan_origin(Traced(spread), x)
+            exercise.nan_origin(_watched(spread).f, x)
         except FloatingPointError:
             pass  # what it returns is the other checks' business; here only the setting counts
         _check_setting(True, what="nan_origin(spread, [3, 1]) called with jax_debug_nans already on")
     try:
-        _origin(exercise, Traced(broken), np.ones(2, np.float32), what="nan_origin(broken, x)")
+        _origin(exercise, _watched(broken), np.ones(2, np.float32), what="nan_origin(broken, x)")
         raised = False
     except checks.KataFailure:
         raise

@@ -12,6 +12,9 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   `read_setting`/`change_setting` and `assert_leaves_setting` (a global JAX setting as found, where the
   exercise runs), `observe` (a check's probe run beside the exercise), `Timeline` (a function and a
   fake clock to hand a probe's exercise, whose record the exercise cannot reach: grader.runtime.witness)
+- witnessed: `Watch` (a function handed to the exercise whose runs, traced or not and under which
+  settings, are recorded where the exercise cannot reach), `every_setting`/`assert_leaves_settings`
+  (every global JAX setting left as found, where the exercise runs)
 - site: where the exercise runs (this process, or the grader's subject process)
 - compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
   `assert_reuses_program` (repeated calls compile nothing), `assert_one_program` (calls trace to one
@@ -66,6 +69,7 @@ from grader.runtime.witness import Timeline
 from grader.checks.predictions import Predictions, judging
 from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert_keys_used_once,
                                 assert_not_rearranged, drawn_values, no_key_reuse)
+from grader.checks.witnessed import Run, Watch, assert_leaves_settings, changed_settings, every_setting
 from grader.checks.values import (assert_close, assert_follows, assert_leaves_setting, assert_not_mutated,
                                   assert_sees_global_change, assert_shape_dtype, change_setting, read_setting,
                                   observe, swap_function)
@@ -73,7 +77,7 @@ from grader.checks.values import (assert_close, assert_follows, assert_leaves_se
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
-    "Predictions", "Timeline", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "Predictions", "Run", "Timeline", "Watch", "assert_leaves_settings", "changed_settings", "every_setting", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",

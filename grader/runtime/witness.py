@@ -10,6 +10,11 @@ engine.remote.audit), held by nothing the submission can reach; in a learner's o
 installed, this module answers itself. Each event *is* what it records (a call of the function, a read
 of the clock), so raising one by hand records the truth too; the function itself is kept with the
 record, so the only way to call it is through the witness.
+
+`Watched` does the same for a function a check hands an exercise to see how it is used (debug-1: how
+often its body is traced; debug-2: whether NaN checking was on while jax.jit traced it): the function
+handed out holds a number and its name, and each run of the body is recorded by the witness, with
+whether it was being traced and the values of the JAX settings the check named, read then.
 """
 
 from __future__ import annotations
@@ -79,6 +84,47 @@ class _Clock:
         return _ask("read", (self.number,))
 
 
+class Watched:
+    """`body` handed out as `.f`, which holds a number and the body's name only: each call of `.f` runs
+    `body` through the witness, which records whether it was traced (an argument is a tracer of
+    jax.jit's kind) and what the named JAX settings were then. Read the record with `.runs()`."""
+
+    def __init__(self, body: Any, settings: tuple[str, ...] = ()) -> None:
+        self._number = _ask("watch", (body, _tuple(str(name) for name in settings)))
+        self.f = _Run(self._number, str(getattr(body, "__name__", "f")))
+
+    def runs(self) -> list[tuple[bool, dict]]:
+        """Each run of the body, in order: (was it traced, {setting: its value during that run})."""
+        return _ask("runs", (self._number,))
+
+
+def watch(body: Any, settings: tuple[str, ...] = ()) -> tuple[int, _Run]:
+    """A new witnessed `body`: its number (for `runs_of`) and the function to hand out."""
+    watched = Watched(body, settings)
+    return watched._number, watched.f
+
+
+def runs_of(number: int) -> list[tuple[bool, dict]]:
+    """The record of the witnessed body `number` (see `Watched.runs`)."""
+    return _ask("runs", (number,))
+
+
+class _Run:
+    """A witnessed body, as handed out: each call runs it through the witness. It holds its number
+    and a name, nothing else: a number rebound on it sends its calls to another record, never this
+    one's, and no attribute of the body is reachable through it."""
+
+    def __init__(self, number: int, name: str) -> None:
+        self.number = number
+        self.__name__ = self.__qualname__ = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _ask("run", (self.number, args, kwargs))
+
+    def __repr__(self) -> str:
+        return f"<function {self.__name__}>"
+
+
 def _ask(operation: str, payload: tuple, event: str = EVENT) -> Any:
     box: list = []
     _audit(event, operation, payload, box)  # the name bound here: a rebound `EVENT` reaches no other
@@ -93,8 +139,11 @@ class Ledger:
 
     def __init__(self) -> None:
         self.timelines: dict[int, dict] = {}
+        self.watched: dict[int, dict] = {}
 
     def answer(self, operation: str, payload: tuple) -> Any:
+        if operation in ("watch", "run", "runs"):
+            return self._watched(operation, payload)
         if operation == "start":
             number = _len(self.timelines) + 1
             self.timelines[number] = {"f": payload[0], "tick": payload[1], "outputs": [], "reads": [],
@@ -127,6 +176,32 @@ class Ledger:
         if operation == "lowered_attribute":
             return _getattr(timeline["lowered"][payload[1]], payload[2])
         raise _LookupError(f"no operation {operation!r}")
+
+
+    def _watched(self, operation: str, payload: tuple) -> Any:
+        if operation == "watch":
+            number = _len(self.watched) + 1
+            self.watched[number] = {"body": payload[0], "settings": _tuple(payload[1]), "runs": []}
+            return number
+        watched = self.watched.get(payload[0]) if _type(payload[0]) is int else None
+        if watched is None:
+            raise _LookupError("no such watched function")
+        if operation == "runs":
+            return [(traced, _dict(values)) for traced, values in watched["runs"]]
+        args, kwargs = payload[1], payload[2]
+        if _type(args) is not tuple or _type(kwargs) is not dict:
+            raise _TypeError("a watched function takes arguments")
+        # Exact types only: nothing of the caller's runs here, and a look-alike tracer is no tracer.
+        traced = _any(_type(arg) is _JaxprTracer for arg in (*args, *kwargs.values()))
+        watched["runs"].append((traced, {name: _setting(name) for name in watched["settings"]}))
+        return watched["body"](*args, **kwargs)
+
+
+def _setting(name: str) -> Any:
+    """A JAX setting's value now, read with JAX's own getter (as bound when this module ran)."""
+    state = _config_states.get(name)
+    value = _config_value(state) if state is not None else None
+    return value if _type(value) in (bool, int, float, str, _NoneType) else _repr(value)
 
 
 def _plain(args: tuple, kwargs: dict, also: tuple[type, ...] = ()) -> tuple:
@@ -165,8 +240,19 @@ def _leaves_of() -> Any:
     return jax.tree_util.tree_leaves
 
 
+def _jax_internals() -> tuple:
+    from jax._src import config
+    from jax._src.interpreters import partial_eval
+
+    getter = next(vars(kind)["value"] for kind in type(config.config_states["jax_enable_x64"]).__mro__
+                  if "value" in vars(kind)).fget
+    return partial_eval.DynamicJaxprTracer, dict(config.config_states), getter  # a copy: the dict JAX keeps can be refilled
+
+
 _len, _type, _any, _all, _list, _getattr = len, type, any, all, list, getattr
+_tuple, _dict, _repr, _NoneType = tuple, dict, repr, type(None)
 _LookupError, _TypeError = LookupError, TypeError
+_JaxprTracer, _config_states, _config_value = _jax_internals()
 _PLAIN = frozenset(_plain_types())
 _SHAPES = (_shape_type(),)
 _ArrayImpl = _array_type()

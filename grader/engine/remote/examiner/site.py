@@ -101,7 +101,9 @@ class RemoteSite:
                                     label=getattr(exercise, "label", ""), **self.session.context())
 
     def run(self, function: Any, *args: Any) -> Any:
-        return self.session.request("run", fn=function, args=args)
+        # With the check's settings, as a call gets them: what it reads (every setting, before and
+        # after a call) must see the settings the check chose, not those of the last request.
+        return self.session.request("run", fn=function, args=args, settings=self.session.context()["settings"])
 
     def setting(self, name: str) -> Any:
         return self.session.request("settings", names=[name])[name]

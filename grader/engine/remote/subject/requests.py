@@ -30,6 +30,7 @@ class Requests:
 
         refuse_if_changed = self.refuse_if_changed  # bound before the import runs the submission's code
         self.reset()
+        self._restore_settings()
         if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
             sys.modules["chex"].clear_trace_counter()
         path = (self.submission / str(request["path"])).resolve()
@@ -50,6 +51,27 @@ class Requests:
         functions = {name: describe(value) for name, value in vars(loaded.module).items()  # may run its code
                      if not name.startswith("__") and callable(value) and not isinstance(value, type)}
         return {"module": module, "functions": functions}
+
+    def _restore_settings(self) -> None:
+        """Every JAX setting as it was before any submission code ran (kept at the first load), so that
+        each check starts from JAX's own settings: one the answer left changed in an earlier check (a
+        sibling of a setting the examiner sends, such as jax_explicit_x64_dtypes) is not the state a
+        later check starts from. The settings the examiner sends are then set from its own. Read and
+        written through the states bound before the submission ran (`BoundSettings`)."""
+        settings = self.settings
+        if self.pristine_settings is None:  # the first load: nothing of the submission has run yet
+            self.pristine_settings = {name: (get_global(), get_local())
+                                      for name, (get_local, get_global, _) in settings.readers.items()}
+        for name, (global_value, local_value) in self.pristine_settings.items():
+            get_local, get_global, set_global = settings.readers[name]
+            if get_global() != global_value:
+                set_global(global_value)
+            if get_local() is not local_value and get_local() != local_value:
+                state = get_local.__self__
+                state.set_local(local_value)
+                hook = getattr(state, "_update_thread_local_hook", None)
+                if hook is not None:
+                    hook(None if local_value is settings.unset else local_value)
 
     def op_reset(self, request: dict) -> None:
         self.reset()
@@ -77,7 +99,8 @@ class Requests:
         import jax
 
         fn = request["fn"]
-        out = fn(*request.get("args", ()))
+        with self._settings(request.get("settings"), self.settings):
+            out = fn(*request.get("args", ()))
         if fn is jax.clear_caches:  # `checks.clear_caches`: JAX's count of compiles starts again from 0
             self.after_grader_clear()
         return out

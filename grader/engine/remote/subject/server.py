@@ -110,6 +110,7 @@ class Server(Translation, Requests):
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: Capture | None = None
         self.settings = BoundSettings()  # before any submission code runs
+        self.pristine_settings: dict[str, tuple] | None = None  # every JAX setting before the submission ran
 
     # --- handles -------------------------------------------------------------------------------
 
