@@ -190,6 +190,29 @@ def test_assert_not_mutated_catches_in_place_changes():
         checks.assert_not_mutated(impure, {"x": np.zeros(2)}, what="impure(d)")
 
 
+def test_assert_not_mutated_sees_a_write_one_call_late():
+    pending = []
+
+    def late(d):  # right result, untouched on return; writes into the previous caller's dict next time
+        while pending:
+            old, value = pending.pop()
+            old["x"] = value
+        pending.append((d, d["x"] + 1))
+        return {"x": d["x"] + 1}
+
+    first = {"x": np.zeros(2)}
+    checks.assert_not_mutated(late, first, what="late(d)")
+    with pytest.raises(KataFailure, match=r"late\(d\) left its input as it was when it returned, but after a "
+                                          r"later call \(late\(e\)\) it had changed \(argument 0\)"):
+        checks.assert_not_mutated(late, {"x": np.ones(2)}, what="late(e)")
+    kept = {"x": np.zeros(2)}
+    checks.keep_untouched(kept, what="f(d)")
+    kept["x"] = np.ones(2)
+    with pytest.raises(KataFailure, match=r"the input handed to f\(d\) had changed at the end of the check"):
+        checks.assert_kept_untouched()
+    checks.assert_kept_untouched()  # each change is told once
+
+
 def test_assert_sees_global_change_explains_stale_constants():
     state = {"k": 1.0}
 
@@ -855,6 +878,24 @@ def test_host_reads_see_printing_and_formatting():
         print(x)
         f"{x[0]}"
     assert reads == ["float32[3]", "float32[]"]
+
+
+
+def test_host_reads_see_numpy_and_every_other_way_out():
+    x, s = jnp.arange(3.0) * 2, jnp.float32(2.0) + 1
+    mesh = jax.make_mesh((jax.device_count(),), ("d",))
+    sharded = jax.device_put(jnp.arange(2.0 * jax.device_count()), jax.sharding.NamedSharding(mesh, jax.P("d")))
+    for read in (lambda: np.asarray(x), lambda: np.array(x), lambda: s.item(), lambda: np.from_dlpack(x),
+                 lambda: np.asarray(sharded.addressable_shards[0].data), lambda: np.asarray(sharded),
+                 lambda: np.float32(s), lambda: x.tolist()):
+        with checks.host_reads() as reads:
+            read()
+        assert len(reads) == 1, reads
+    with checks.host_reads() as reads:
+        np.sum(x)  # x.sum(), on the device
+        jnp.asarray(x) + 1
+    assert reads == []
+    assert memoryview(x).nbytes == 12  # the buffer protocol is back after the block
 
 
 def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():

@@ -43,11 +43,19 @@ def test_leaves_the_callers_params_untouched(exercise):
     grads = {k: v.copy() for k, v in GRADS.items()}
     new = checks.assert_not_mutated(exercise.sgd_update, params, grads, LR, what="sgd_update(params, grads, lr)")
     checks.assert_close(new, EXPECTED, what="sgd_update(params, grads, lr)")
+    # Another caller, with dicts of its own: the first caller's dicts must stay as they were after it too
+    # (assert_not_mutated compares every input it was handed again after each later call, and at the end).
+    other_params = {k: v.copy() for k, v in OTHER_PARAMS.items()}
+    other_grads = {k: v.copy() for k, v in OTHER_GRADS.items()}
+    checks.assert_not_mutated(exercise.sgd_update, other_params, other_grads, OTHER_LR,
+                              what="a second sgd_update(params, grads, lr), on other dicts")
 
 
 def test_same_inputs_give_the_same_result_twice(exercise):
     params, grads = _inputs(OTHER_PARAMS, OTHER_GRADS)
     expected = {k: OTHER_PARAMS[k] - OTHER_LR * OTHER_GRADS[k] for k in OTHER_PARAMS}
+    # Compared again at the end of the check: the dicts of both calls must still be as they were.
+    checks.keep_untouched(params, grads, what="sgd_update(params, grads, lr) (called twice on the same dicts)")
     first = jax.tree.map(np.asarray, exercise.sgd_update(params, grads, OTHER_LR))
     second = jax.tree.map(np.asarray, exercise.sgd_update(params, grads, OTHER_LR))
     if jax.tree.structure(first) != jax.tree.structure(second):

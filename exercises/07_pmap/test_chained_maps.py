@@ -51,7 +51,7 @@ def test_no_transfer_between_the_stages(exercise):
                         f"wants it. See {GUARD_DOCS}", "host-transfer")
     if reads:  # a CPU's guard is blind to device-to-host copies: printing the intermediate is one
         checks.fail(f"pipeline(x, mesh) read {', '.join(reads[:3])} back to the host between or after the "
-                    f"stages (printed, formatted or converted it): every device's block is copied into "
+                    f"stages (printed, formatted, converted or handed to NumPy): every device's block is copied into "
                     f"host memory, which is what this exercise removes. See {GUARD_DOCS}", "host-transfer")
     _values_and_split(out, host, "pipeline(x, mesh)")
 

@@ -43,7 +43,7 @@ def test_stays_on_the_devices_sharded_like_the_input(exercise):
                 f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
     if reads:  # a CPU's guard is blind to device-to-host copies: printing a statistic is one
         checks.fail(f"standardize(x) read {', '.join(reads[:3])} back to the host while it ran (printed, "
-                    f"formatted or converted it): a device-to-host copy that waits for the devices, the "
+                    f"formatted, converted or handed to NumPy, the whole array or a shard's .data): a device-to-host copy that waits for the devices, the "
                     f"first half of a round trip. Keep every value on the devices. "
                     f"See {checks.DOCS}/transfer_guard.html", "host-transfer")
     checks.assert_close(out, expected(host), what="standardize(x)", rtol=1e-4, atol=1e-5,

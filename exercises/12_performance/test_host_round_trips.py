@@ -67,11 +67,11 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
         checks.fail(f"train(w, batches) copied data from the host to the device with transfers disallowed "
                     f"({blocked}). {why} See {checks.DOCS}/transfer_guard.html", "host-transfer")
     # The guard sees host-to-device copies only on a CPU; a value read back (printed, formatted,
-    # float()) is the other half of the round trip, and it stalls the loop just the same.
+    # float(), .item(), np.asarray) is the other half of the round trip, and it stalls the loop just the same.
     if reads:
         checks.fail(f"train(w, batches) read {len(reads)} array(s) back to the host while it ran "
                     f"({', '.join(reads[:3])}{', ...' if len(reads) > 3 else ''}): printing a loss, "
-                    f"formatting it or float(loss) copies it from the device and waits for the step to "
+                    f"formatting it, float(loss), loss.item() or np.asarray(loss) copies it from the device and waits for the step to "
                     f"finish, so the next step cannot be queued ahead. Keep the losses on the device and "
                     f"let the caller read them once, at the end. See {checks.DOCS}/async_dispatch.html",
                     "host-transfer")

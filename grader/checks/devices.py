@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -13,6 +10,7 @@ import numpy as np
 
 from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence
+from grader.checks.hostreads import host_reads, start_host_reads, stop_host_reads  # noqa: F401 - their home before
 from grader.checks.layout import picture
 from grader.runtime.worker import ask_worker
 
@@ -128,84 +126,6 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
     if len(starts) != n:
         fail(sentence(f"{what}: several devices hold the same rows; expected each device to hold its own "
                       f"slice of the leading axis.", hint), "wrong-sharding", shown())
-
-
-# --- reads back to the host ----------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def host_reads() -> Iterator[list[str]]:
-    """Every jax.Array whose values are read back to the host inside the block, as "float32[3]".
-
-    A CPU's transfer guard never sees a device-to-host copy (the memory is the
-    host's already), so this watches the one place every Python-level read of
-    an array's values goes through: printing, str/repr/format, float(), int(),
-    bool(), .tolist(), jax.device_get. NumPy's own conversions (np.asarray,
-    .item()) read the buffer directly, past this; they fail under jax.jit
-    instead, so a check that also runs the code under jit sees those.
-    """
-    where = site.current()
-    if where is not None:  # the reads happen where the exercise runs
-        seen: list[str] = []
-        where.run(start_host_reads)
-        try:
-            yield seen
-        finally:
-            seen.extend(where.run(stop_host_reads))
-        return
-    start_host_reads()
-    seen = _HOST_READS["seen"]
-    try:
-        yield seen
-    finally:
-        stop_host_reads()
-
-
-_HOST_READS: dict[str, Any] = {"original": None, "seen": []}
-
-
-def start_host_reads() -> None:
-    """Note every read of an array's values to the host from now on (but the grader's own)."""
-    from jax._src import array
-
-    impl = array.ArrayImpl
-    if _HOST_READS["original"] is not None:
-        return
-    original = _HOST_READS["original"] = impl.__dict__["_value"]
-    seen = _HOST_READS["seen"] = []
-
-    def watched(self: Any, read_by_the_grader: Any = _read_by_the_grader, /) -> Any:
-        if not read_by_the_grader(sys._getframe(1)):  # bound: a frame is never handed to a name looked up
-            seen.append(f"{self.dtype}{list(self.shape)}")
-        return original.fget(self)
-
-    impl._value = property(watched)
-
-
-def stop_host_reads() -> list[str]:
-    from jax._src import array
-
-    if _HOST_READS["original"] is not None:
-        array.ArrayImpl._value = _HOST_READS["original"]
-        _HOST_READS["original"] = None
-    return list(_HOST_READS["seen"])
-
-
-def _read_by_the_grader(frame: Any) -> bool:
-    """Whether the read comes from the grader's protocol (sending a result back): the first caller
-    outside JAX and NumPy is the grader's wire code, not a submission's print or float()."""
-    import jax
-    import numpy
-
-    libraries = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (jax, numpy))
-    for _ in range(16):
-        if frame is None:
-            return False
-        filename = frame.f_code.co_filename
-        if not filename.startswith(libraries) and not filename.startswith("<"):
-            return site.is_protocol(filename)
-        frame = frame.f_back
-    return False
 
 
 # --- donation -----------------------------------------------------------------------------------

@@ -98,7 +98,9 @@ def _snapshot(value: Any) -> Any:
 def assert_not_mutated(fn: Callable, *args: Any, what: str, **kwargs: Any) -> Any:
     """Call `fn(*args, **kwargs)` and fail if it changed any argument in place.
 
-    Returns what `fn` returned.
+    The arguments are kept (`keep_untouched`): a later call in the same check, or the end of the
+    check, that finds one changed fails too (a function that keeps a reference to what it was handed
+    and writes into it afterwards). Returns what `fn` returned.
     """
     __tracebackhide__ = True
     before = [_snapshot(a) for a in args]
@@ -107,11 +109,60 @@ def assert_not_mutated(fn: Callable, *args: Any, what: str, **kwargs: Any) -> An
     changed = [i for i, (a, b) in enumerate(zip(args, before)) if not _same(a, b)]
     changed += [k for k, v in kwargs.items() if not _same(v, before_kw[k])]
     if changed:
-        which = ", ".join(f"argument {c}" if isinstance(c, int) else f"`{c}`" for c in changed)
-        fail(f"{what} changed its input in place ({which}). A function JAX transforms must be "
+        fail(f"{what} changed its input in place ({_which(changed)}). A function JAX transforms must be "
              f"pure: build and return new values instead of changing what the caller passed. "
              f"See {DOCS}/stateful-computations.html", "mutates-input")
+    assert_kept_untouched(after=f"after a later call ({what})")
+    _KEPT.append(_Kept(what, [*args, *kwargs.values()], [*before, *before_kw.values()],
+                       [*range(len(args)), *kwargs], checked=True))
     return result
+
+
+class _Kept:
+    """Inputs a call must leave as they were, with their snapshots (what the call was handed)."""
+
+    def __init__(self, what: str, values: list, snapshots: list, names: list, checked: bool = False) -> None:
+        self.what, self.values, self.snapshots, self.names = what, values, snapshots, names
+        self.checked = checked  # compared already when its call returned
+
+
+_KEPT: list[_Kept] = []  # this check's, in order
+
+
+def keep_untouched(*values: Any, what: str) -> None:
+    """Snapshot `values` (the caller's inputs to `what`, which must never change them) now; each later
+    `assert_not_mutated` and the end of the check compare them with it (`assert_kept_untouched`)."""
+    _KEPT.append(_Kept(what, list(values), [_snapshot(v) for v in values], list(range(len(values)))))
+
+
+def assert_kept_untouched(*, after: str = "at the end of the check") -> None:
+    """Every input kept in this check (`assert_not_mutated`, `keep_untouched`) still equals its snapshot.
+
+    One that changed after its own call returned was written into later: the function kept a reference
+    to the caller's data and changed it during a later call (or from a thread). The plugin runs this
+    once more after each check's own code.
+    """
+    __tracebackhide__ = True
+    for kept in list(_KEPT):
+        changed = [name for name, value, snapshot in zip(kept.names, kept.values, kept.snapshots)
+                   if not _same(value, snapshot)]
+        if changed:
+            _KEPT.remove(kept)  # said once
+            what = (f"{kept.what} left its input as it was when it returned, but {after} it had changed"
+                    if kept.checked else f"the input handed to {kept.what} had changed {after}")
+            fail(f"{what} ({_which(changed)}): the function kept a reference to what the caller passed and "
+                 f"wrote into it afterwards, or during a later call (the caller's data changed under its feet). "
+                 f"A function JAX transforms must be pure: build and return new values, and keep nothing of "
+                 f"the caller's to change later. See {DOCS}/stateful-computations.html", "mutates-input")
+
+
+def forget_kept() -> None:
+    """A new check starts: nothing is kept."""
+    _KEPT.clear()
+
+
+def _which(changed: list) -> str:
+    return ", ".join(f"argument {c}" if isinstance(c, int) else f"`{c}`" for c in changed)
 
 
 def _same(a: Any, b: Any) -> bool:

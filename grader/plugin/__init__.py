@@ -261,6 +261,23 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function):
+    """Inputs a check asked to stay untouched (checks.assert_not_mutated, keep_untouched) are compared
+    once more after the check's own code: a function that writes into a caller's data one call late
+    fails the check it did it in."""
+    from grader.checks import values
+
+    values.forget_kept()
+    try:
+        result = yield
+        __tracebackhide__ = True
+        values.assert_kept_untouched()
+        return result
+    finally:
+        values.forget_kept()
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     from grader.checks import KataFailure
     from grader.runtime.explain import explain, explain_timeout, failure_code
