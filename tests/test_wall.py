@@ -41,7 +41,8 @@ NAMES = sorted(path.stem for path in ATTACKS.glob("*.py") if not path.stem.start
 # Attacks the subject refuses as they happen (audit hook or tripwire): the submission needs review.
 REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "frame_walk", "compile_forgery",
            "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
-           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch"}
+           "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch",
+           "swap_code_sniff"}
 
 
 def _attack_text(name: str) -> str:
