@@ -520,6 +520,25 @@ def test_swap_function_reaches_early_and_late_references(tmp_path):
     assert calls
 
 
+def test_swap_function_keeps_the_function_object_and_its_closure():
+    def make(k):
+        def scaled(x, /, y=2.0, *rest, z, **options):
+            return x * k + y + z
+        return scaled
+
+    import types
+    module = types.ModuleType("closure_for_test")
+    module.scaled = scaled = make(3.0)
+    defined, code, defaults = scaled, scaled.__code__, scaled.__defaults__
+    with checks.swap_function(module, "scaled", lambda x, y, *rest, z, **options: (x, y, rest, z, options)) as still:
+        assert module.scaled is defined and scaled.__defaults__ is defaults  # nothing but the code tells
+        assert scaled.__name__ == "scaled" and scaled.__code__.co_name == "scaled"
+        assert scaled(1.0, z=4.0) == (1.0, 2.0, (), 4.0, {})  # the caller's omitted y: its default
+        assert scaled(1.0, 5.0, 6.0, z=0.0, w=1) == (1.0, 5.0, (6.0,), 0.0, {"w": 1})
+        assert still(1.0, z=4.0) == 9.0
+    assert module.scaled is defined and scaled.__code__ is code and scaled(1.0, z=4.0) == 9.0
+
+
 def test_traced_jaxpr_teaches_the_error_it_met():
     with pytest.raises(KataFailure, match="handed to NumPy") as caught:
         checks.traced_jaxpr(lambda x: np.sin(x), jnp.ones(2), what="f(x)")

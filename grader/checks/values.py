@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import sys
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,6 +16,7 @@ import numpy as np
 
 from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence, short
+from grader.runtime.loading import SWAPPED_FUNCTION
 
 
 def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
@@ -234,11 +236,8 @@ def assert_leaves_setting(call: Callable[[], Any], name: str, *, what: str, why:
 
 # --- the answer uses the function the task names ---------------------------------------------
 
-_SWAP_SLOT = "__kata_swapped_functions__"
-
-
 @contextlib.contextmanager
-def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[None]:
+def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Any]:
     """Inside the block, the learner's function `name` behaves as `replacement`, however it is reached.
 
     A task that says "map `predict` with jax.vmap" or "the gradient of `loss` by
@@ -246,16 +245,27 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
     of its formula gives the same numbers. Swap the function for another one,
     call the answer, and check it follows (`assert_follows`).
 
-    The module attribute is replaced, and the original function's code is
-    pointed at the replacement too, so a reference bound at import time
-    (`batched = jax.vmap(predict)`, a jitted wrapper's `__wrapped__`) follows as
-    well. Call the answer with shapes it has not seen in the block's process, so
-    no jit cache hands back a program traced with the original.
+    The function object stays where it is, the very same object: its code is
+    pointed at the replacement for the block (a trampoline with the original's
+    name, signature, file, line and closure layout), then put back. So `is`,
+    `==`, `id()`, its defaults and every attribute read but `__code__` see
+    nothing change (an answer cannot tell a swap from a real call by asking
+    whether the name still holds the function defined at import), and a
+    reference bound at import (`batched = jax.vmap(predict)`, a jitted
+    wrapper's `__wrapped__`) follows as well. Under the grader, reading the
+    swapped function's `__code__` from the submission during the block is
+    refused by the subject's audit hook. A callable that is not a Python
+    function (a `functools.partial`, an object with `__call__`) has no code to
+    point elsewhere: the module attribute is replaced instead, which an
+    answer can notice. Call the answer with shapes it has not seen in the
+    block's process, so no jit cache hands back a program traced with the
+    original (and the programs traced in the block stay cached for its shapes).
 
     Args:
       module: the `exercise` fixture (or a module).
       name: the function's name in the module.
-      replacement: any callable taking the same arguments.
+      replacement: any callable taking the same arguments (positional
+        parameters the caller left out arrive with the original's defaults).
     Yields:
       A callable that still runs the original function (for a replacement that
       wraps it, e.g. to count calls).
@@ -267,33 +277,67 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Non
         return
     original = getattr(module, name)
     target = original
-    while not hasattr(target, "__code__") and hasattr(target, "__wrapped__"):
+    while not isinstance(target, types.FunctionType) and hasattr(target, "__wrapped__"):
         target = target.__wrapped__
-    code_swapped = False
-    still_original = original
-    if hasattr(target, "__code__") and hasattr(target, "__globals__") and not target.__code__.co_freevars:
-        still_original = types.FunctionType(target.__code__, target.__globals__, target.__name__,
-                                            target.__defaults__, target.__closure__)
-        still_original.__kwdefaults__ = target.__kwdefaults__
-        namespace = target.__globals__
-        slots = namespace.setdefault(_SWAP_SLOT, {})
-        slots[name] = replacement
-        trampoline: dict[str, Any] = {}
-        exec(f"def {name}(*args, **kwargs):\n    return {_SWAP_SLOT}[{name!r}](*args, **kwargs)\n",
-             {}, trampoline)
-        saved_code, target.__code__ = target.__code__, trampoline[name].__code__
-        saved_defaults, target.__defaults__ = target.__defaults__, None
-        saved_kwdefaults, target.__kwdefaults__ = target.__kwdefaults__, None
-        code_swapped = True
-    setattr(module, name, replacement)
+    if not isinstance(target, types.FunctionType):  # nothing with code to point elsewhere
+        setattr(module, name, replacement)
+        try:
+            yield original
+        finally:
+            setattr(module, name, original)
+        return
+    saved_code = target.__code__
+    still_original = types.FunctionType(saved_code, target.__globals__, target.__name__,
+                                        target.__defaults__, target.__closure__)
+    still_original.__kwdefaults__ = target.__kwdefaults__
+    target.__code__ = _trampoline(saved_code, replacement)
+    sys.audit(SWAPPED_FUNCTION, target, True)
     try:
         yield still_original
     finally:
-        setattr(module, name, original)
-        if code_swapped:
-            target.__code__, target.__defaults__ = saved_code, saved_defaults
-            target.__kwdefaults__ = saved_kwdefaults
-            slots.pop(name, None)
+        target.__code__ = saved_code
+        sys.audit(SWAPPED_FUNCTION, target, False)
+
+
+_CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+_SLOT = "kata swap: the replacement"  # a constant of the trampoline's source, then the replacement itself
+
+
+def _trampoline(code: types.CodeType, replacement: Callable) -> types.CodeType:
+    """Code that calls `replacement` with the arguments it gets, laid out as `code` is: the same
+    parameters (so the function's own defaults still fit), the same free variables (so its closure
+    still fits), named as `code` and placed at its file and line. The replacement is one of its
+    constants: nothing in the module's namespace shows the swap."""
+    names = code.co_varnames
+    n_pos, n_posonly, n_kwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    positional, keyword_only = names[:n_pos], names[n_pos:n_pos + n_kwonly]
+    rest = list(names[n_pos + n_kwonly:])
+    var_args = rest.pop(0) if code.co_flags & _CO_VARARGS else None
+    var_kwargs = rest.pop(0) if code.co_flags & _CO_VARKEYWORDS else None
+    every = [*positional, *keyword_only, *filter(None, (var_args, var_kwargs)), *code.co_freevars]
+    if not all(n.isidentifier() for n in every):  # a comprehension's `.0`: any arguments will do
+        positional, keyword_only, n_posonly, var_args, var_kwargs = (), (), 0, "args", "kwargs"
+    params = list(positional)
+    if n_posonly:
+        params.insert(n_posonly, "/")
+    if var_args or keyword_only:
+        params.append(f"*{var_args or ''}")
+    params += keyword_only
+    params += [f"**{var_kwargs}"] if var_kwargs else []
+    forward = [*positional, *([f"*{var_args}"] if var_args else []), *(f"{k}={k}" for k in keyword_only),
+               *([f"**{var_kwargs}"] if var_kwargs else [])]
+    touch = "".join(f"{free}; " for free in code.co_freevars)  # free here too: the closure still fits
+    source = (f"def _kata_factory():\n"
+              + (f"    {' = '.join(code.co_freevars)} = None\n" if code.co_freevars else "")
+              + f"    def _kata_trampoline({', '.join(params)}): "
+                f"{touch}return ({_SLOT!r} if True else None)({', '.join(forward)})\n"
+              + "    return _kata_trampoline\n")
+    # (The constant is called through a conditional folded away: calling a bare string would warn.)
+    factory = compile(source, code.co_filename, "exec").co_consts[0]
+    inner = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
+    consts = tuple(replacement if type(c) is str and c == _SLOT else c for c in inner.co_consts)
+    return inner.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname,
+                         co_firstlineno=code.co_firstlineno)
 
 
 def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol: float = 1e-5,

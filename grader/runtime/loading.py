@@ -46,6 +46,10 @@ class ExerciseModule:
 # Raised (sys.audit) with each exercise module's namespace before its code runs: where the grader's
 # audit hook listens (the subject), every frame running with these globals is the submission's.
 EXERCISE_NAMESPACE = "katas.exercise_namespace"
+# Raised (sys.audit) with (function, True) when a check points an exercise function's code at another
+# function (`checks.swap_function`), and (function, False) when it puts the code back: where the audit
+# hook listens, the submission may not read that function's `__code__` in between.
+SWAPPED_FUNCTION = "katas.swapped_function"
 
 
 def load_exercise(path: Path, label: str) -> ExerciseModule:

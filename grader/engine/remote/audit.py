@@ -15,6 +15,8 @@ Refused:
 - frame walking: `sys._getframe`, `sys._current_frames`, a traceback's or generator's frame;
 - ctypes (raw memory and foreign calls);
 - replacing a function's code, or making functions or code objects from scratch;
+- reading, directly or through inspect or dis, the code of an exercise function while a check has
+  it swapped (`SWAPPED_FUNCTION`): the one attribute that tells the swap from a real call;
 - starting processes (through any library, while submission code is on the stack), sending
   signals, opening sockets, adding audit hooks, tracing;
 - opening the protocol's own descriptors.
@@ -49,10 +51,11 @@ from typing import Any
 
 import grader
 from grader.runtime import witness
-from grader.runtime.loading import EXERCISE_NAMESPACE
+from grader.runtime.loading import EXERCISE_NAMESPACE, SWAPPED_FUNCTION
 
 submission_files: set[str] = set()  # absolute paths of the exercise files imported here
 submission_namespaces: dict[int, dict] = {}  # id -> the globals of an exercise module imported here
+swapped_functions: dict[int, Any] = {}  # id -> an exercise function whose code a check points elsewhere now
 
 # Events the grader raises (sys.audit) to tell the hook's private copy what it may not learn otherwise.
 SUBMISSION_FILE = "katas.submission_file"  # (path,): an exercise file, about to be imported
@@ -60,6 +63,7 @@ SUBMISSION_NAMESPACE = EXERCISE_NAMESPACE  # (globals,): an exercise module's na
 REFUSE = "katas.refuse"  # (why,): end the subject, reported
 
 _THIN_WRAPPERS = ("inspect.py", "traceback.py", os.sep + "ctypes" + os.sep, "<frozen importlib")
+_CODE_READERS = (*_THIN_WRAPPERS, os.sep + "dis.py")  # what reads a function's code for whoever asks
 _REFUSED_IMPORTS = ("grader", "pytest", "_pytest", "pluggy", "py")
 # Refused whoever asks: a library can hand what it gets back to its caller (a tracer installed by
 # `bdb` calls the submission's methods with every frame), and nothing an exercise runs needs them.
@@ -155,7 +159,7 @@ _judged: dict[str, bool] = {}
 _MAX_KNOWN_EVENTS = 4096
 _JUDGED_EVENTS = frozenset({"import", "open", "object.__getattr__", "object.__setattr__", *_ALWAYS,
                             *_FROM_SUBMISSION, *_FROM_SUBMISSION_DIRECTLY,
-                            SUBMISSION_FILE, SUBMISSION_NAMESPACE, REFUSE})
+                            SUBMISSION_FILE, SUBMISSION_NAMESPACE, SWAPPED_FUNCTION, REFUSE})
 
 
 def _note_file(args: tuple) -> str:
@@ -169,12 +173,22 @@ def _note_namespace(args: tuple) -> str:
     return ""
 
 
+def _note_swap(args: tuple) -> str:
+    """A check swapped an exercise function (True), or put it back (False: heard from the grader only)."""
+    if len(args) == 2 and isinstance(args[0], types.FunctionType) and args[1] is True:
+        swapped_functions[id(args[0])] = args[0]  # kept: its id is never another object's meanwhile
+    elif len(args) == 2 and args[1] is False and _from_grader():
+        swapped_functions.pop(id(args[0]), None)
+    return ""
+
+
 def _refusal(args: tuple) -> str:
     return str(args[0]) if args else "asked to end"
 
 
 # Anyone may raise these: each can only add to what is refused.
-_FROM_GRADER = {SUBMISSION_FILE: _note_file, SUBMISSION_NAMESPACE: _note_namespace, REFUSE: _refusal}
+_FROM_GRADER = {SUBMISSION_FILE: _note_file, SUBMISSION_NAMESPACE: _note_namespace, SWAPPED_FUNCTION: _note_swap,
+                REFUSE: _refusal}
 
 
 def _is_judged(event: str) -> bool:
@@ -197,16 +211,16 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         if isinstance(target, int) and target in protected:
             return "opens the grader's own descriptors"
         if isinstance(target, str) and target.startswith(("/proc/self/fd/", "/dev/fd/")):
-            try:
-                if int(target.rsplit("/", 1)[-1]) in protected:
-                    return "opens the grader's own descriptors"
-            except ValueError:
-                pass
+            number = target.rsplit("/", 1)[-1]
+            if number.isdigit() and int(number) in protected:
+                return "opens the grader's own descriptors"
         return ""
     if event == "object.__getattr__":
         name = args[1] if len(args) > 1 else ""
         if name in _WATCHED_ATTRIBUTES and _from_submission():
             return _WATCHED_ATTRIBUTES[name]
+        if name == "__code__" and args and id(args[0]) in swapped_functions and _from_submission(_CODE_READERS):
+            return f"reads the code of {args[0].__name__} while a check has it swapped (to tell a swap from a call)"
         return ""
     if event == "object.__setattr__":
         name = args[1] if len(args) > 1 else ""
@@ -340,12 +354,12 @@ def _caller_frames():
     return frame
 
 
-def _from_submission() -> bool:
+def _from_submission(wrappers: tuple[str, ...] = _THIN_WRAPPERS) -> bool:
     """Whether the audited call comes from the submission: its caller is an exercise file (or code the
     submission compiled), or a thin standard wrapper (inspect, traceback, ctypes) called from one."""
     frame = _caller_frames()
     while frame is not None and not _is_submission(frame) and \
-            any(part in frame.f_code.co_filename for part in _THIN_WRAPPERS):
+            any(part in frame.f_code.co_filename for part in wrappers):
         frame = frame.f_back
     return frame is not None and _is_submission(frame)
 
