@@ -14,23 +14,18 @@ def numpy_ranks(x):
     return np.argsort(np.argsort(x, axis=-1), axis=-1).astype(np.int32)
 
 
-class CountingHost:
-    """Stands in for host_ranks: the same answer, and a note of the shape of every call."""
-
-    def __init__(self):
-        self.shapes = []
-
-    def __call__(self, x):
-        self.shapes.append(tuple(np.shape(x)))
-        return numpy_ranks(x)
+def host_calls(host):
+    """The shape of each call of the watched host_ranks, from the witness's record (not from anything
+    the exercise was handed, which it could rewrite)."""
+    return [run.shapes[0] if run.shapes else None for run in host.runs()]
 
 
 def _inputs(seed, shape):
     return np.random.default_rng(seed).permutation(np.prod(shape)).reshape(shape).astype(np.float32)
 
 
-def _check_through_host(exercise, host, *, what):
-    if not host.shapes:
+def _check_through_host(exercise, shapes, *, what):
+    if not shapes:
         program = checks.program_of(exercise.ranks, jnp.zeros(6, jnp.float32), what="ranks")
         checks.fail(f"{what} never called host_ranks, yet the task is to run the host's NumPy code from "
                     f"the compiled program (its program holds "
@@ -40,10 +35,10 @@ def _check_through_host(exercise, host, *, what):
 
 
 def test_jit_calls_the_host_once_per_call(exercise):
-    host = CountingHost()
+    host = checks.Watch(numpy_ranks)  # stands in for host_ranks: the same answer, each call witnessed
     xs = [_inputs(seed, (6,)) for seed in (1, 2)]
     args = [jnp.asarray(x) for x in xs]
-    with checks.swap_function(exercise, "host_ranks", host):
+    with checks.swap_function(exercise, "host_ranks", host.f):
         jitted = jax.jit(exercise.ranks)
         with checks.count_compiles() as first:
             out = jax.block_until_ready(jitted(args[0]))
@@ -53,11 +48,12 @@ def test_jit_calls_the_host_once_per_call(exercise):
         checks.assert_shape_dtype(got, (6,), jnp.int32, what="jax.jit(ranks)(x)",
                                   hint="Declare the result like x's shape, with host_ranks's dtype int32.")
         checks.assert_close(got, numpy_ranks(x), what=f"jax.jit(ranks)({x.tolist()})")
-    _check_through_host(exercise, host, what="jax.jit(ranks)(x)")
+    shapes = host_calls(host)
+    _check_through_host(exercise, shapes, what="jax.jit(ranks)(x)")
     program = checks.program_of(exercise.ranks, args[0], what="ranks")
     checks.assert_uses(program, {"pure_callback"}, what="ranks", tool="jax.pure_callback")
-    if len(host.shapes) != 2:
-        checks.fail(f"two calls of jax.jit(ranks) ran host_ranks {len(host.shapes)} times; expected 2, one "
+    if len(shapes) != 2:
+        checks.fail(f"two calls of jax.jit(ranks) ran host_ranks {len(shapes)} times; expected 2, one "
                     f"per call: the compiled program calls the host function each time it runs.",
                     "host-transfer")
     checks.assert_compiles(first, what="jax.jit(ranks)", calls="its first call", at_most=1)
@@ -66,19 +62,20 @@ def test_jit_calls_the_host_once_per_call(exercise):
 
 
 def test_vmap_calls_the_host_once_per_batch(exercise):
-    host = CountingHost()
+    host = checks.Watch(numpy_ranks)
     xs = _inputs(3, (5, 6))
-    with checks.swap_function(exercise, "host_ranks", host):
+    with checks.swap_function(exercise, "host_ranks", host.f):
         out = jax.block_until_ready(jax.jit(jax.vmap(exercise.ranks))(jnp.asarray(xs)))
     checks.assert_shape_dtype(out, (5, 6), jnp.int32, what="jax.jit(jax.vmap(ranks))(xs)")
     checks.assert_close(out, numpy_ranks(xs), what="jax.jit(jax.vmap(ranks))(xs) over 5 rows")
-    _check_through_host(exercise, host, what="jax.jit(jax.vmap(ranks))(xs)")
-    if len(host.shapes) != 1:
-        checks.fail(f"jax.vmap(ranks) over a batch of 5 called host_ranks {len(host.shapes)} times, with "
-                    f"shapes {host.shapes[:5]}; expected one call with the whole (5, 6) batch. Each call "
+    shapes = host_calls(host)
+    _check_through_host(exercise, shapes, what="jax.jit(jax.vmap(ranks))(xs)")
+    if len(shapes) != 1:
+        checks.fail(f"jax.vmap(ranks) over a batch of 5 called host_ranks {len(shapes)} times, with "
+                    f"shapes {shapes[:5]}; expected one call with the whole (5, 6) batch. Each call "
                     f"is a trip from the compiled program to Python and back, and host_ranks already "
                     f"handles leading axes: tell pure_callback that it may take the batch at once. "
                     f"See {CALLBACKS}", "host-transfer")
-    if host.shapes[0] != (5, 6):
+    if shapes[0] != (5, 6):
         checks.fail(f"jax.vmap(ranks) over a (5, 6) batch called host_ranks once, with shape "
-                    f"{host.shapes[0]}; expected the whole batch, (5, 6).", "host-transfer")
+                    f"{shapes[0]}; expected the whole batch, (5, 6).", "host-transfer")

@@ -3,7 +3,8 @@ facts read where the exercise runs, never from an object the exercise was handed
 
 - `Watch(body, settings=(...))`: `.f` is `body` as handed to the exercise (it holds a number and a
   name only); `.runs()` lists every run of the body, whether it was traced by jax.jit (or another
-  tracing transformation) and the named settings' values then, from the record of
+  tracing transformation), the named settings' values then and the shapes of its array arguments,
+  from the record of
   `grader.runtime.witness` (under the grader: the audit hook's private copy). A counter or list on
   a check's own class handed to the exercise is the exercise's to rewrite (`f.traces = 1`).
 - `every_setting()`, `assert_leaves_settings(call, ...)`: every global JAX setting (`jax.config`),
@@ -26,10 +27,12 @@ from grader.runtime import witness
 @dataclass(frozen=True)
 class Run:
     """One run of a watched body: was it traced (its arguments tracers of a jax.jit-style trace, not
-    values), and the values of the settings the Watch named, read as it ran."""
+    values), the values of the settings the Watch named, read as it ran, and its positional arguments'
+    shapes (None for an argument that is not an array)."""
 
     traced: bool
     settings: dict
+    shapes: tuple = ()  # of each positional argument: an array's shape, None for anything else
 
 
 class Watch:
@@ -45,7 +48,7 @@ class Watch:
     def runs(self) -> list[Run]:
         where = site.current()
         record = runs_of(self._number) if where is None else where.run(runs_of, self._number)
-        return [Run(bool(traced), dict(values)) for traced, values in record]
+        return [Run(bool(traced), dict(values), tuple(shapes)) for traced, values, shapes in record]
 
     def traces(self) -> int:
         """How many times the body ran on tracers (traced), not on values."""

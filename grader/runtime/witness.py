@@ -14,7 +14,8 @@ record, so the only way to call it is through the witness.
 `Watched` does the same for a function a check hands an exercise to see how it is used (debug-1: how
 often its body is traced; debug-2: whether NaN checking was on while jax.jit traced it): the function
 handed out holds a number and its name, and each run of the body is recorded by the witness, with
-whether it was being traced and the values of the JAX settings the check named, read then.
+whether it was being traced, the values of the JAX settings the check named, read then, and the shapes
+of its array arguments (debug-4: how many times a host callback ran, on which shapes).
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ class Watched:
         self._number = _ask("watch", (body, _tuple(str(name) for name in settings)))
         self.f = _Run(self._number, str(getattr(body, "__name__", "f")))
 
-    def runs(self) -> list[tuple[bool, dict]]:
-        """Each run of the body, in order: (was it traced, {setting: its value during that run})."""
+    def runs(self) -> list[tuple[bool, dict, tuple]]:
+        """Each run of the body, in order: (was it traced, {setting: its value during that run}, the
+        shape of each positional argument that is an array, None for any other)."""
         return _ask("runs", (self._number,))
 
 
@@ -104,7 +106,7 @@ def watch(body: Any, settings: tuple[str, ...] = ()) -> tuple[int, _Run]:
     return watched._number, watched.f
 
 
-def runs_of(number: int) -> list[tuple[bool, dict]]:
+def runs_of(number: int) -> list[tuple[bool, dict, tuple]]:
     """The record of the witnessed body `number` (see `Watched.runs`)."""
     return _ask("runs", (number,))
 
@@ -187,13 +189,14 @@ class Ledger:
         if watched is None:
             raise _LookupError("no such watched function")
         if operation == "runs":
-            return [(traced, _dict(values)) for traced, values in watched["runs"]]
+            return [(traced, _dict(values), shapes) for traced, values, shapes in watched["runs"]]
         args, kwargs = payload[1], payload[2]
         if _type(args) is not tuple or _type(kwargs) is not dict:
             raise _TypeError("a watched function takes arguments")
         # Exact types only: nothing of the caller's runs here, and a look-alike tracer is no tracer.
         traced = _any(_type(arg) is _JaxprTracer for arg in (*args, *kwargs.values()))
-        watched["runs"].append((traced, {name: _setting(name) for name in watched["settings"]}))
+        watched["runs"].append((traced, {name: _setting(name) for name in watched["settings"]},
+                                _tuple(_shape(arg) for arg in args)))
         return watched["body"](*args, **kwargs)
 
 
@@ -202,6 +205,14 @@ def _setting(name: str) -> Any:
     state = _config_states.get(name)
     value = _config_value(state) if state is not None else None
     return value if _type(value) in (bool, int, float, str, _NoneType) else _repr(value)
+
+
+def _shape(arg: Any) -> tuple | None:
+    """An array argument's shape (a NumPy array, as a host callback gets, or a JAX array); None for
+    anything else, whose `shape` would be the caller's code."""
+    if _type(arg) in _ARRAYS:
+        return _tuple(_int(n) for n in arg.shape)
+    return None
 
 
 def _plain(args: tuple, kwargs: dict, also: tuple[type, ...] = ()) -> tuple:
@@ -254,6 +265,8 @@ _tuple, _dict, _repr, _NoneType = tuple, dict, repr, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()
 _PLAIN = frozenset(_plain_types())
+_ARRAYS = frozenset(_plain_types()[:2])  # ArrayImpl, np.ndarray: their shapes are C attributes
+_int = int
 _SHAPES = (_shape_type(),)
 _ArrayImpl = _array_type()
 _is_ready, _leaves = _ArrayImpl.is_ready, _leaves_of()
