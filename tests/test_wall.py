@@ -630,3 +630,15 @@ def test_the_tripwires_see_tables_names_shadowed_methods_and_jax_config(tmp_path
     finally:
         os.close(requests)
         os.close(replies)
+
+
+def test_each_container_the_grader_fills_while_serving_is_one_it_has():
+    """`_CHANGING` exempts containers by module and name: one that moved to another module would be
+    watched there and refuse honest answers, and the stale entry would exempt nothing."""
+    import importlib
+
+    from grader.engine.remote import tripwires
+
+    for (module_name, name), why in tripwires._CHANGING.items():
+        container = getattr(importlib.import_module(module_name), name, None)
+        assert type(container) in tripwires._CONTAINERS, f"{module_name}.{name} ({why}) is not a container there"

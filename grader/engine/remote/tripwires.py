@@ -44,7 +44,7 @@ from grader.engine.remote.audit import REFUSE
 # name is still watched (rebinding it is a change), the container's contents are not.
 _CHANGING = {
     ("grader.checks.compiles", "_OPEN_LOGS"): "the count_compiles blocks open now",
-    ("grader.checks.devices", "_HOST_READS"): "host_reads' probe, from one request to a later one",
+    ("grader.checks.hostreads", "_HOST_READS"): "host_reads' probe, from one request to a later one",
     ("grader.checks.processes", "_PROCESS_RUNS"): "one multi-process launch per file, function and sizes",
     ("grader.checks.programs", "_RUNS"): "the jitted runner of each program a check runs",
     ("grader.runtime.worker", "_WORKERS"): "the helper process of each device count",
