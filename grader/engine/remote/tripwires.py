@@ -45,6 +45,7 @@ from grader.engine.remote.audit import REFUSE
 _CHANGING = {
     ("grader.checks.compiles", "_OPEN_LOGS"): "the count_compiles blocks open now",
     ("grader.checks.hostreads", "_HOST_READS"): "host_reads' probe, from one request to a later one",
+    ("grader.checks.hostreads", "BUFFER_PROTOCOL_WATCHED"): "whether NumPy's reads can be watched, found on first use",
     ("grader.checks.processes", "_PROCESS_RUNS"): "one multi-process launch per file, function and sizes",
     ("grader.checks.programs", "_RUNS"): "the jitted runner of each program a check runs",
     ("grader.runtime.worker", "_WORKERS"): "the helper process of each device count",
@@ -222,8 +223,16 @@ def _comparer(entries: _Watched, modules: _Watched, containers: _Watched, classe
     live, own, shadowing = objects.where, objects.then, objects.owners
     kinds_before = list(map(type, live))
     dict_keys, dict_values = dict.keys, dict.values
+    moved = _first_look(entries, module_spaces, every_container, rows, class_dicts, objects)
 
     def changed() -> str:
+        if not moved():  # nothing moved (the usual answer, in one pass): only what it does not cover
+            if not all_(map_(isdisjoint, shadowing, own)):
+                return _object_change(live, kinds_before, shadowing, own)
+            current = getattr_(monitoring, "_event_duration_secs_listeners", ())
+            if not all_(any_(map_(is_, repeat(listener), current)) for listener in listeners):
+                return "removed the grader's watch on JAX's compile events"
+            return ""
         try:
             now = list_(flat(map_(call, getters, spaces)))
         except KeyError as missing:
@@ -297,6 +306,42 @@ def _object_change(live: list, kinds_before: list, shadowing: list, own: list) -
         if shadowed:
             return f"shadowed {kind.__qualname__}.{shadowed[0]} with an attribute of the object"
     return "changed an object the grader relies on"
+
+
+def _first_look(entries: _Watched, module_spaces: list, containers: list, rows: list, class_dicts: list,
+                objects: _Watched) -> Any:
+    """Whether anything watched may have changed, in one identity comparison over every reference at
+    once (C loops, no list built): the names read from modules watched name by name; the keys and
+    values of every module watched whole, container and class dict, in order; each object's class
+    and attribute dict; every size. `changed` names what changed only when this says something did;
+    it covers all `changed` compares but JAX's listeners and shadowed methods, which `changed` checks
+    every time."""
+    import itertools
+
+    flat, chain, call, is_not = itertools.chain.from_iterable, itertools.chain, operator.call, operator.is_not
+    whole = {id(space) for space in module_spaces}
+    by_name = [(get, space) for get, space in zip(entries.read, entries.where) if id(space) not in whole]
+    getters, spaces = [get for get, _ in by_name], [space for _, space in by_name]
+    sized = module_spaces + containers + class_dicts
+    mappings = module_spaces + [c for c in containers if type(c) is dict] + class_dicts
+    live = objects.where
+    key_views = [type(m).keys for m in mappings]
+    value_views = [type(m).values for m in mappings]
+    any_, map_, list_, len_, type_, vars_ = any, map, list, len, type, vars
+
+    def now() -> Any:
+        return chain(flat(map_(call, getters, spaces)), flat(map_(call, key_views, mappings)),
+                     flat(map_(call, value_views, mappings)), flat(rows), map_(type_, live), map_(vars_, live))
+
+    lengths, then = list(map(len, sized)), list(now())
+
+    def moved() -> bool:
+        try:
+            return list_(map_(len_, sized)) != lengths or any_(map_(is_not, now(), then))
+        except BaseException:  # noqa: BLE001 - a name taken out, a comparison made to fail: look closer
+            return True
+
+    return moved
 
 
 def _refuser(changed: Any, raise_event: Any) -> Any:

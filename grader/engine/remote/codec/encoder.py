@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Set as AbstractSet
 from typing import Any
 
 import jax
@@ -29,8 +29,12 @@ class Encoder:
     """
 
     def __init__(self, refer: Callable[[Any, Encoder], list | None],
-                 fallback: Callable[[Any, Encoder], list] | None = None, plain: set[type] | None = None) -> None:
+                 fallback: Callable[[Any, Encoder], list] | None = None, plain: set[type] | None = None,
+                 trusted: AbstractSet[type] = frozenset()) -> None:
         self.refer, self.fallback = refer, fallback
+        # Set before anything of an object whose type is not in `trusted` is looked at: encoding it may
+        # have run that object's own code (a pytree's flatten, a `__class__` property, `__array__`).
+        self.trusted, self.met_foreign = trusted, False
         # Types `refer` has said it never refers (JAX's jaxpr parts, dtypes): not asked again.
         self.plain = plain if plain is not None else set()
         self.node_type: Callable[[type, Any, list, Encoder], list] | None = None  # a treedef's foreign node
@@ -71,6 +75,8 @@ class Encoder:
             return v if math.isfinite(v) else ["f", repr(v)]
         if id(v) in self.memo:
             return ["@", self.memo[id(v)]]
+        if kind not in self.trusted:
+            self.met_foreign = True
         if kind in _BY_VALUE:
             return self._once(v)
         if kind not in self.plain:

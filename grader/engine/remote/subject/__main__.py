@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from grader.engine.remote.subject.server import Server
+from grader.engine.remote.subject.server import Server, types_loaded_now
 from grader.engine.remote.subject.standins import PRIVATE_MODULES
 
 
@@ -174,6 +174,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
 
     compile_count_check, server.after_grader_clear = _listen_to_compiles()
     _prepare()
+    server.trusted_types = types_loaded_now()  # before the submission is imported
     tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
 
     def refuse_if_changed() -> None:

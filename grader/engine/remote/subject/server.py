@@ -72,11 +72,18 @@ def _answer_all(server: Server, ended: list[BaseException]) -> None:
                 data = read()
             except SubjectGone:
                 return
-            reply = answer(server, data, refuse_if_changed)
-            refuse_if_changed()  # encoding the reply may run submission code (a pytree's flatten, `__array__`)
-            write(replies, reply)
+            write(replies, answer(server, data, refuse_if_changed))
     except BaseException as error:  # noqa: BLE001 - handed to the main thread, which ends with it
         ended.append(error)
+
+
+def types_loaded_now() -> set[type]:
+    """Every class a loaded module names at top level, and Python's own: taken before the submission
+    is imported, so none of these is its."""
+    found = {value for module in list(sys.modules.values()) if type(module) is types.ModuleType
+             for value in list(vars(module).values()) if type(value) is type or isinstance(value, type)}
+    return found | {type(None), type(NotImplemented), type(Ellipsis), types.FunctionType, types.BuiltinFunctionType,
+                    types.MethodType, types.ModuleType, types.CellType, types.CodeType}
 
 
 def _unwatched() -> None:
@@ -110,6 +117,10 @@ class Server(Translation, Requests):
         self.plain_types: set[type] = set()  # what the encoder need not ask `_refer` about
         self._capture: Capture | None = None
         self.settings = BoundSettings()  # before any submission code runs
+        # Classes whose code is the grader's, JAX's, Python's (`types_loaded_now`, once all the grader
+        # needs is imported) or a check's (shipped): an object of any other type may run the submission's
+        # code when it is looked at.
+        self.trusted_types: set[type] = set()
         self.pristine_settings: dict[str, tuple] | None = None  # every JAX setting before the submission ran
 
     # --- handles -------------------------------------------------------------------------------
@@ -158,11 +169,13 @@ class Server(Translation, Requests):
         self.request_memo, self.request_ids = {}, {}
         self.request_handles = set()
         self.effects = {"out": "", "err": "", "compiles": [], "deleted": [], "handles": {}}
+        met_foreign: list[str] = []  # a local: what ran while decoding is told by nothing it can reach
         try:
             try:
-                request = self.decode(data)
+                request = self.decode(data, met_foreign=met_foreign)
             finally:
-                refuse_if_changed()
+                if met_foreign:  # else nothing of the submission's ran since the last look
+                    refuse_if_changed()
             for cell_id, value in (request.get("cells") or {}).items():
                 if int(cell_id) in self.cells:
                     self.cells[int(cell_id)].cell_contents = value
@@ -189,15 +202,26 @@ class Server(Translation, Requests):
             if now is not self.cell_seen.get(cell_id, EMPTY_CELL) and now is not EMPTY_CELL:
                 self.effects.setdefault("cells", {})[cell_id] = now
                 self.cell_seen[cell_id] = now
+        # Whether what follows may run the submission's code: an object of a type that was not there
+        # before it was imported is looked at (a `__class__` property answers isinstance, a pytree's
+        # flatten runs while its value is encoded). If nothing of the sort is met, the look taken when
+        # the request's own call returned is the last one needed before the reply goes out.
+        trusted = self.trusted_types
+        met_foreign = any(type(self.objects.get(hid)) not in trusted for hid in self.request_handles) or any(
+            type(obj) not in trusted for obj in self.shipped.values())
         self._note_arrays()
         self._note_mirrored()
         body["effects"] = self.effects
+        encoder = self.encoder()
         try:
-            return self.encoder().dumps(body)
+            reply = encoder.dumps(body)
         except WireError as error:
             refuse_if_changed()  # the failed encoding may have run submission code
             failure = WireError(f"the result could not be sent back: {error}")
             return self.encoder().dumps({"ok": False, "error": failure, "effects": self.effects})
+        if met_foreign or encoder.met_foreign:
+            refuse_if_changed()
+        return reply
 
     @contextlib.contextmanager
     def _captured(self):

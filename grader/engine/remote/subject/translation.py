@@ -29,7 +29,8 @@ class Translation:
     # --- encoding what goes back ---------------------------------------------------------------
 
     def encoder(self, *, refer_requests: bool = True) -> Encoder:
-        encoder = Encoder(lambda obj, e: self._refer(obj, e, refer_requests), self._fallback, self.plain_types)
+        encoder = Encoder(lambda obj, e: self._refer(obj, e, refer_requests), self._fallback, self.plain_types,
+                          self.trusted_types)
         encoder.node_type = self._treedef_node
         return encoder
 
@@ -95,16 +96,23 @@ class Translation:
 
     # --- decoding what comes in ----------------------------------------------------------------
 
-    def decode(self, data: bytes, placeholders: list | None = None) -> Any:
+    def decode(self, data: bytes, placeholders: list | None = None, met_foreign: list | None = None) -> Any:
         """A request's value; its by-value objects become `request_memo`, except in a traced call's
-        arguments (`placeholders` given), which are the trace's own."""
+        arguments (`placeholders` given), which are the trace's own. A tag whose rebuilding may run
+        the submission's code (`_MAY_RUN_SUBMISSION_CODE`, an attribute read from anything but a plain
+        module's own names) appends it to `met_foreign` first."""
         import jax
 
         if placeholders is None:
             self.request_memo = {}
         decoder_memo: dict[int, Any] = {}
+        note = met_foreign.append if met_foreign is not None else _ignore
 
         def resolve(tag: list, d: Decoder) -> Any:
+            kind = tag[0]
+            if kind in _MAY_RUN_SUBMISSION_CODE or (kind == "attr" and not _plain_module_name(
+                    self.objects.get(int(tag[1])), tag[2])) or (kind == "mut" and _hashes_objects(tag)):
+                note(kind)
             return self._resolve(tag, d, placeholders)
 
         with jax.transfer_guard("allow"):  # rebuilding the examiner's arrays is the protocol's transfer
@@ -187,6 +195,8 @@ class Translation:
             d.keep(index, cls)
             for name, value in d.decode(body["dict"]).items():
                 setattr(cls, name, value)
+            if all(base in self.trusted_types for base in cls.__mro__[1:]):  # a check's class on trusted ones
+                self.trusted_types.add(cls)
             return cls
         code = marshal.loads(d.blob(body["code"]))
         if not isinstance(code, types.CodeType):
@@ -283,3 +293,28 @@ class Translation:
     def _keep_ship(self, ship_id: int, obj: Any) -> None:
         self.shipped[ship_id] = obj
         self.shipped_ids[id(obj)] = ship_id
+
+
+# Tags whose rebuilding may call the submission's code: its pytree's unflatten ("node"), a check's
+# class made on bases of its ("shipcls"), objects set up on such classes ("shipobj", "cnode", "cdc"),
+# jax.jit of one of its callables ("shipjit": reads its signature). A mirrored container ("mut") may,
+# by hashing: `_hashes_objects`.
+_MAY_RUN_SUBMISSION_CODE = frozenset({"node", "shipcls", "shipobj", "shipjit", "cnode", "cdc"})
+
+
+def _hashes_objects(tag: list) -> bool:
+    """Whether mirroring a container hashes anything but plain values (a dict's keys, a set's items),
+    whose `__hash__` and `__eq__` may be the submission's. A list or an array is only filled."""
+    kind, contents = tag[3], tag[4]
+    keys = [key for key, _ in contents] if kind == "dict" else contents if kind == "set" else []
+    return not all(key is None or type(key) in (str, int, float, bool) for key in keys)
+
+
+def _plain_module_name(obj: Any, name: Any) -> bool:
+    """`getattr(obj, name)` only reads a plain module's own dict (no module `__getattr__`, no class
+    of the submission's)."""
+    return type(obj) is types.ModuleType and type(name) is str and name in vars(obj)
+
+
+def _ignore(_: Any) -> None:
+    """A decode whose caller does not ask what ran."""
