@@ -37,6 +37,13 @@ DISABLE_ENV = "KATAS_NO_FORKSERVER"
 _client: Client | None = None
 
 
+def listen_now() -> None:
+    """Start the client's listening thread now, if there is a client (a process that counts its
+    threads from here on counts this one among its own)."""
+    if _client is not None and _client.alive():
+        _client.listen()
+
+
 def start() -> bool:
     """Fork the server now if it is safe (Linux, JAX not started, see forkable); True if it runs."""
     global _client
@@ -156,10 +163,15 @@ class Client:
         """Let go of the server: it ends, and so do the helpers it forked with `session`."""
         self.sock.close()
 
-    def _send(self, request: dict, fds: tuple[int, ...]) -> Forked | None:
-        if self.listener is None:  # a thread only once the server is used; the fork is long done
+    def listen(self) -> None:
+        """Start the thread that hears the server's replies (once the fork is done: a thread never
+        meets a fork); `_send` does it on first use."""
+        if self.listener is None:
             self.listener = threading.Thread(target=self._listen, name="katas-forkserver", daemon=True)
             self.listener.start()
+
+    def _send(self, request: dict, fds: tuple[int, ...]) -> Forked | None:
+        self.listen()
         with self.sending:
             try:
                 socket.send_fds(self.sock, [json.dumps(request).encode()], list(fds))

@@ -5,8 +5,10 @@ subject is forked from the submission's subject host instead, and starts at `ser
 from __future__ import annotations
 
 import argparse
+import _thread
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -103,6 +105,35 @@ def _compile_count_check(heard: list[int]) -> tuple[Callable[[], None], Callable
     return check, after_grader_clear
 
 
+def _threads_check(running: int) -> Callable[[], None]:
+    """Refuse, after submission code returns, when more Python threads run than the subject's own: a
+    thread the submission left running acts after the grader has looked (writes into an input the
+    checks compared already, compiles where no request hears it). `_thread._count` counts every
+    thread Python started, however it was started (threading, concurrent.futures, `_thread`); XLA's
+    own threads are not among them. Bound now, like everything the check reads."""
+    from grader.engine.remote import audit
+
+    count, raise_event, refuse, threads, me = _thread._count, sys.audit, audit.REFUSE, threading.enumerate, \
+        _thread.get_ident
+    own = {id(thread) for thread in threads()}
+
+    def check() -> None:
+        now = count()
+        if now > running:
+            try:  # a Thread subclass's `name` is the submission's code: it names, it never decides
+                names = sorted(str(thread.name) for thread in threads()
+                               if id(thread) not in own and thread.ident != me())  # not the one answering
+            except BaseException:  # noqa: BLE001
+                names = []
+            raise_event(refuse, f"left {now - running} thread(s) of its own running after its call returned "
+                                f"({', '.join(names[:3]) or 'started with _thread'}) "
+                                f"(a thread acts after the grader has looked: writes into inputs already "
+                                f"compared, compiles no request hears), which an exercise never needs: "
+                                f"join every thread, or use a with-block around a thread pool")
+
+    return check
+
+
 def _prepare() -> None:
     """Import now what a request may need later: after the audit hook, the grader is not importable."""
     import grader.checks  # noqa: F401
@@ -176,10 +207,13 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     _prepare()
     server.trusted_types = types_loaded_now()  # before the submission is imported
     tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
+    forkserver.listen_now()  # the grader's own thread, started before the count is taken
+    threads_check = _threads_check(running=_thread._count() + 1)  # and the one `serve` answers on
 
     def refuse_if_changed() -> None:
         tripwires_check()
         compile_count_check()
+        threads_check()
 
     server.refuse_if_changed = refuse_if_changed
     settle_after_start()
