@@ -217,7 +217,7 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         return ""
     if event == "object.__getattr__":
         name = args[1] if len(args) > 1 else ""
-        if name in _WATCHED_ATTRIBUTES and _from_submission():
+        if name in _WATCHED_ATTRIBUTES and (_from_submission() or _on_a_thread_of_its_own()):
             return _WATCHED_ATTRIBUTES[name]
         if name == "__code__" and args and id(args[0]) in swapped_functions and _from_submission(_CODE_READERS):
             return f"reads the code of {args[0].__name__} while a check has it swapped (to tell a swap from a call)"
@@ -244,6 +244,23 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
 
 
 _PROCESS_STARTS = ("starts a process", "runs a shell command", "replaces the process")
+
+
+def _on_a_thread_of_its_own() -> bool:
+    """Whether this thread is one the submission started, where no frame of its own need do the
+    reading: no Python frame at all (a C callable handed to `_thread.start_new_thread`), or a thread
+    `threading` started with no grader frame on its stack (a pool's worker calling what the submission
+    queued, `operator.attrgetter("tb_frame")`). The grader's threads run its own code; XLA's threads
+    enter Python through JAX's callbacks, not through `threading`."""
+    frame = _caller_frames()
+    if frame is None:
+        return True
+    package = os.path.dirname(os.path.abspath(grader.__file__)) + os.sep
+    while frame.f_back is not None:
+        if frame.f_code.co_filename.startswith(package) and not _is_submission(frame):
+            return False
+        frame = frame.f_back
+    return frame.f_code.co_filename == threading.__file__
 
 
 def _submission_on_stack() -> bool:
