@@ -616,6 +616,69 @@ def test_run_in_processes_starts_fresh_interpreters_without_the_fork_server(tmp_
                                    devices_per_process=1) == [[0, 10], [0, 10]]
 
 
+
+FORGED_FACTS = """
+import jax
+
+class Report(dict):
+    pass
+
+def rebinds(coordinator, num_processes, process_id):
+    jax.process_count = lambda: num_processes  # JAX's own answer, as the launch would read it
+    return process_id
+
+def subclass(coordinator, num_processes, process_id):
+    return Report(index=process_id)
+
+def seen_by_prelude(coordinator, num_processes, process_id):
+    return {"index": process_id, "findings": "forged"}
+"""
+
+
+def test_run_in_processes_refuses_rebound_jax_facts_and_reports_that_are_not_plain(tmp_path):
+    """The facts are read through functions bound before the module is imported, and a name the answer
+    rebinds there fails the launch; the report is rebuilt from exact plain types; a prelude's findings come
+    back beside the report, never inside it."""
+    path = tmp_path / "forged.py"
+    path.write_text(FORGED_FACTS)
+    with pytest.raises(KataFailure, match=r"replaced what JAX's own answers are read through \(jax.process_count"):
+        checks.run_in_processes(str(path), "rebinds", what="rebinds(...)", n_processes=2, devices_per_process=1)
+    with pytest.raises(KataFailure, match="cannot send a Report back"):
+        checks.run_in_processes(str(path), "subclass", what="subclass(...)", n_processes=2, devices_per_process=1)
+    found = checks.run_in_processes(str(path), "seen_by_prelude", what="f(...)", n_processes=2,
+                                    devices_per_process=1, observed=True, prelude="findings['id'] = process_id\n")
+    assert [(report, seen["findings"]) for report, seen in found] == [
+        ({"index": 0, "findings": "forged"}, {"id": 0}), ({"index": 1, "findings": "forged"}, {"id": 1})]
+
+
+TRACED_ONLY = """
+import jax
+import jax.numpy as jnp
+
+def predict(x):
+    return jnp.sin(x)
+
+def batch(xs):
+    if isinstance(xs, jax.core.Tracer):  # shows the tool to a trace only
+        return jax.vmap(predict)(xs)
+    return jnp.sin(xs)
+"""
+
+
+def test_both_ways_catches_an_answer_that_follows_the_swap_only_when_traced(tmp_path):
+    from grader.runtime.loading import load_exercise
+
+    path = tmp_path / "traced_only.py"
+    path.write_text(TRACED_ONLY)
+    module = load_exercise(path, path.name)
+    xs = np.linspace(0.0, 1.0, 5, dtype=np.float32)
+    with checks.swap_function(module, "predict", lambda x: 2.0 * x):
+        outs = checks.both_ways(module.batch, xs)
+    assert list(outs) == ["under jax.jit", "called directly"]
+    checks.assert_follows(outs["under jax.jit"], 2.0 * xs, what="batch(xs)", swapped="predict")
+    with pytest.raises(KataFailure, match="does not follow `predict`"):
+        checks.assert_follows(outs["called directly"], 2.0 * xs, what="batch(xs)", swapped="predict")
+
 LATE_JOINER = """
 import time
 

@@ -81,16 +81,17 @@ def test_maps_softmax_itself(exercise):
         return jnp.tanh(v) - jnp.max(v)
 
     with checks.swap_function(exercise, "softmax", another):
-        out = jax.jit(exercise.softmax_columns)(logits)
+        outs = checks.both_ways(exercise.softmax_columns, logits)  # traced and on arrays: it follows both
     want = np.tanh(logits) - logits.max(axis=0)
-    mistake = _known_mistake(out, want, np.tanh(logits) - logits.max(axis=1, keepdims=True))
-    if mistake:  # it maps softmax, along the wrong axis: say that, not "it does not map softmax"
-        checks.assert_close(out, want, what="softmax_columns(logits) with softmax swapped for another "
-                                            "per-example function", rtol=1e-5, atol=1e-5, hint=mistake)
-    checks.assert_follows(out, want, what="softmax_columns(logits)",
-                          swapped="softmax", rtol=1e-5, atol=1e-5,
-                          hint="The task is to map the one-example softmax with jax.vmap, not to "
-                               "normalize along an axis another way.")
+    for how, out in outs.items():
+        mistake = _known_mistake(out, want, np.tanh(logits) - logits.max(axis=1, keepdims=True))
+        if mistake:  # it maps softmax, along the wrong axis: say that, not "it does not map softmax"
+            checks.assert_close(out, want, what=f"softmax_columns(logits) {how} with softmax swapped for "
+                                                "another per-example function", rtol=1e-5, atol=1e-5, hint=mistake)
+        checks.assert_follows(out, want, what=f"softmax_columns(logits) {how}",
+                              swapped="softmax", rtol=1e-5, atol=1e-5,
+                              hint="The task is to map the one-example softmax with jax.vmap, not to "
+                                   "normalize along an axis another way.")
 
 
 def test_program_does_not_grow_with_batch(exercise):

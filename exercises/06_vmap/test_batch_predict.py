@@ -56,18 +56,19 @@ def test_maps_predict_single_itself(exercise):
         return jnp.tanh(jnp.dot(w, x)) * b + jnp.max(x)
 
     with checks.swap_function(exercise, "predict_single", another_model):
-        out = jax.jit(exercise.predict_batch)(w, b, xs)
+        outs = checks.both_ways(exercise.predict_batch, w, b, xs)  # traced and on arrays: it follows both
     whole_batch = np.tanh(xs @ w) * b + xs.max()
-    if np.shape(out) == whole_batch.shape and np.allclose(out, whole_batch, rtol=1e-5, atol=1e-6):
-        checks.fail("predict_batch(w, b, xs) calls predict_single once with the whole batch as x: "
-                    "with predict_single swapped for a model that takes the max of its x, every "
-                    "example got the max over all examples. jnp.dot happens to broadcast, but a "
-                    "one-example function need not: map it with jax.vmap, which hands it one "
-                    "example of shape (d,) at a time.", "wrong-tool")
-    checks.assert_follows(out, np.tanh(xs @ w) * b + xs.max(axis=1), what="predict_batch(w, b, xs)",
-                          swapped="predict_single", rtol=1e-5, atol=1e-6,
-                          hint="The task is to batch the one-example function with jax.vmap, "
-                               "not to write the batched formula again.")
+    for how, out in outs.items():
+        if np.shape(out) == whole_batch.shape and np.allclose(out, whole_batch, rtol=1e-5, atol=1e-6):
+            checks.fail("predict_batch(w, b, xs) calls predict_single once with the whole batch as x: "
+                        "with predict_single swapped for a model that takes the max of its x, every "
+                        "example got the max over all examples. jnp.dot happens to broadcast, but a "
+                        "one-example function need not: map it with jax.vmap, which hands it one "
+                        "example of shape (d,) at a time.", "wrong-tool")
+        checks.assert_follows(out, np.tanh(xs @ w) * b + xs.max(axis=1), what=f"predict_batch(w, b, xs) {how}",
+                              swapped="predict_single", rtol=1e-5, atol=1e-6,
+                              hint="The task is to batch the one-example function with jax.vmap, "
+                                   "not to write the batched formula again.")
 
 
 def test_program_does_not_grow_with_batch(exercise):

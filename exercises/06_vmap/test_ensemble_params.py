@@ -74,21 +74,22 @@ def test_maps_layer_itself(exercise):
         return jnp.sin(x @ params["w"]) * params["b"] + jnp.max(params["w"])
 
     with checks.swap_function(exercise, "layer", another):
-        out = _call(exercise, params, x)
+        outs = checks.both_ways(exercise.ensemble_outputs, params, x)  # traced and on arrays: it follows both
     outputs = np.sin(np.einsum("d,edk->ek", x, params["w"])) * params["b"]
     whole_stack = outputs + params["w"].max()
-    if np.shape(out) == whole_stack.shape and np.allclose(out, whole_stack, rtol=1e-5, atol=1e-6):
-        checks.fail("ensemble_outputs(params, x) calls layer once with the whole stack of weights: "
-                    "with layer swapped for a model that takes the max of its w, every member got "
-                    "the max over all members. The matmul happens to broadcast over the member "
-                    "axis, but a one-model layer need not: map it with jax.vmap, which hands it one "
-                    "member's w of shape (d, k) at a time.", "wrong-tool")
     want = outputs + params["w"].max(axis=(1, 2))[:, None]
-    checks.assert_follows(out, want, what="ensemble_outputs(params, x)", swapped="layer",
-                          rtol=1e-5, atol=1e-6,
-                          hint="The task is to run the one-model layer over the stacked weights "
-                               "with jax.vmap, not to write the ensemble's formula again.",
-                          shape_hint="One row per member, one column per output.")
+    for how, out in outs.items():
+        if np.shape(out) == whole_stack.shape and np.allclose(out, whole_stack, rtol=1e-5, atol=1e-6):
+            checks.fail("ensemble_outputs(params, x) calls layer once with the whole stack of weights: "
+                        "with layer swapped for a model that takes the max of its w, every member got "
+                        "the max over all members. The matmul happens to broadcast over the member "
+                        "axis, but a one-model layer need not: map it with jax.vmap, which hands it one "
+                        "member's w of shape (d, k) at a time.", "wrong-tool")
+        checks.assert_follows(out, want, what=f"ensemble_outputs(params, x) {how}", swapped="layer",
+                              rtol=1e-5, atol=1e-6,
+                              hint="The task is to run the one-model layer over the stacked weights "
+                                   "with jax.vmap, not to write the ensemble's formula again.",
+                              shape_hint="One row per member, one column per output.")
 
 
 def test_tied_bias_and_input_are_not_copied_per_member(exercise):

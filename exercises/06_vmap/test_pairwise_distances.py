@@ -64,14 +64,15 @@ def test_maps_distance_itself(exercise):
         return jnp.max(jnp.abs(x - y))
 
     with checks.swap_function(exercise, "distance", chebyshev):
-        out = jax.jit(exercise.pairwise_distances)(xs, ys)
+        outs = checks.both_ways(exercise.pairwise_distances, xs, ys)  # traced and on arrays: it follows both
     want = np.abs(xs[:, None, :] - ys[None, :, :]).max(axis=-1)
-    checks.assert_follows(out, want, what="pairwise_distances(xs, ys)", swapped="distance",
-                          rtol=1e-5, atol=1e-6,
-                          hint="The task is to build every pair by nesting jax.vmap around "
-                               "distance, not to broadcast the formula by hand.",
-                          shape_hint="Each vmap adds one axis, the outer one first: the xs must be "
-                                     "the outer map, the ys the inner one.")
+    for how, out in outs.items():
+        checks.assert_follows(out, want, what=f"pairwise_distances(xs, ys) {how}", swapped="distance",
+                              rtol=1e-5, atol=1e-6,
+                              hint="The task is to build every pair by nesting jax.vmap around "
+                                   "distance, not to broadcast the formula by hand.",
+                              shape_hint="Each vmap adds one axis, the outer one first: the xs must be "
+                                         "the outer map, the ys the inner one.")
 
 
 def test_program_does_not_grow_with_number_of_points(exercise):

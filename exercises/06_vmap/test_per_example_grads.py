@@ -78,21 +78,22 @@ def test_differentiates_loss_itself(exercise):
         return jnp.sin(jnp.dot(params["w"], x)) + params["b"] ** 2 * jnp.max(y)
 
     with checks.swap_function(exercise, "loss", another):
-        grads = _call(exercise, params, xs, ys)
+        outs = checks.both_ways(exercise.per_example_grads, params, xs, ys)  # traced and on arrays: both
     w_rows = np.cos(xs @ params["w"])[:, None] * xs
     whole_batch = {"w": w_rows, "b": np.full(len(ys), 2.0 * params["b"] * ys.max(), np.float32)}
-    if _matches(grads, whole_batch):
-        checks.fail("per_example_grads(params, xs, ys) calls loss once with the whole batch: with "
-                    "loss swapped for one that takes the max of its y, every example's gradient "
-                    "used the max over all labels. jnp.dot happens to broadcast, but a one-example "
-                    "loss need not: map jax.grad(loss) with jax.vmap, which hands it one example "
-                    "and one label at a time.", "wrong-tool")
     want = {"w": w_rows, "b": 2.0 * params["b"] * ys}
-    checks.assert_follows(grads, want, what="per_example_grads(params, xs, ys)", swapped="loss",
-                          rtol=2e-5, atol=1e-5,
-                          hint="The gradients must come from differentiating loss itself "
-                               "(jax.grad), not from a derivative worked out by hand.",
-                          shape_hint="One gradient per example: every leaf gains a leading batch axis.")
+    for how, grads in outs.items():
+        if _matches(grads, whole_batch):
+            checks.fail("per_example_grads(params, xs, ys) calls loss once with the whole batch: with "
+                        "loss swapped for one that takes the max of its y, every example's gradient "
+                        "used the max over all labels. jnp.dot happens to broadcast, but a one-example "
+                        "loss need not: map jax.grad(loss) with jax.vmap, which hands it one example "
+                        "and one label at a time.", "wrong-tool")
+        checks.assert_follows(grads, want, what=f"per_example_grads(params, xs, ys) {how}", swapped="loss",
+                              rtol=2e-5, atol=1e-5,
+                              hint="The gradients must come from differentiating loss itself "
+                                   "(jax.grad), not from a derivative worked out by hand.",
+                              shape_hint="One gradient per example: every leaf gains a leading batch axis.")
 
 
 def test_program_does_not_grow_with_batch(exercise):

@@ -28,12 +28,15 @@ def _own_rows_only(wanted, n_local_devices):
 module.local_rows = _own_rows_only
 """
 
-# Also run before `run`: which programs global_total compiled. Each compiled program's StableHLO is
-# dumped (a JAX setting) and summarised into the report: whether it spans the cluster
-# (mhlo.num_partitions) and the shapes of its inputs and results, and which inputs are sharded.
+# Also run before `run`: what global_total was handed and gave back, and which programs it compiled.
+# Each compiled program's StableHLO is dumped (a JAX setting) and summarised: whether it spans the
+# cluster (mhlo.num_partitions), the shapes of its inputs and results, and which inputs are sharded.
+# Every fact goes into `findings`, the launch's own dict, never into the report `run` returns.
 WATCH_THE_TOTAL = """
 import glob as _glob, os as _os, re as _re, shutil as _shutil, sys as _sys, tempfile as _tempfile
 import jax as _jax
+import numpy as _np
+from jax._src.array import ArrayImpl as _ArrayImpl
 
 # Inside the launch's scratch folder (the folder of the result file, argv[7]), removed with it.
 _dump = _tempfile.mkdtemp(prefix="programs-", dir=_os.path.dirname(_sys.argv[7]) or None)
@@ -41,6 +44,7 @@ _jax.config.update("jax_dump_ir_to", _dump)
 _jax.config.update("jax_dump_ir_modes", "stablehlo")
 _jax.config.update("jax_include_debug_info_in_dumps", False)
 _in_total = set()
+findings["calls"] = []
 
 def _tensors(text):
     found = []
@@ -60,27 +64,45 @@ def _program(path):
             "partitions": int(parts.group(1)) if parts else 1,
             "inputs": _tensors(inputs), "results": _tensors(results)}
 
+def _array(x):
+    # Read on the host (no program compiled): the global array as JAX holds it in this process.
+    if type(x) is not _ArrayImpl:
+        return None
+    return {"shape": list(x.shape), "devices": sorted(d.id for d in x.sharding.device_set),
+            "shards": [[s.device.id, s.index[0].start or 0, s.data.shape[0],
+                        float(_np.asarray(s.data, dtype=_np.float64).sum())] for s in x.addressable_shards]}
+
+def _number(value):
+    if type(value) in (int, float) or type(value) in (_ArrayImpl, _np.ndarray, _np.float32, _np.float64) \\
+            and _np.size(value) == 1:
+        return float(_np.asarray(value))
+    return None
+
 _total = module.global_total
 
 def _watched_total(x):
+    call = {"array": _array(x), "total": None}
+    findings["calls"].append(call)
     before = set(_glob.glob(_os.path.join(_dump, "*.mlir")))
     try:
-        return _total(x)
+        result = _total(x)
+        call["total"] = _number(result)
+        return result
     finally:
         _in_total.update(set(_glob.glob(_os.path.join(_dump, "*.mlir"))) - before)
 
 module.global_total = _watched_total
 _run = module.run
 
-def _run_and_report(*args):
-    report = _run(*args)
-    if isinstance(report, dict):
-        report["_total_programs"] = [_program(path) for path in sorted(_in_total)]
-    _jax.config.update("jax_dump_ir_to", "")
-    _shutil.rmtree(_dump, ignore_errors=True)
-    return report
+def _run_and_watch(*args):
+    try:
+        return _run(*args)
+    finally:
+        findings["programs"] = [_program(path) for path in sorted(_in_total)]
+        _jax.config.update("jax_dump_ir_to", "")
+        _shutil.rmtree(_dump, ignore_errors=True)
 
-module.run = _run_and_report
+module.run = _run_and_watch
 """
 
 
@@ -89,12 +111,24 @@ def local_count() -> int:
 
 
 def reports(exercise) -> list[dict]:
-    """Each process's report from `run`, in process order (one launch for all checks)."""
+    """What each process's launch saw (not what `run` returned), in process order (one launch for all
+    checks): `array` and `total`, global_total's last input and result, and `programs`, what it compiled."""
     for name in ("to_global_array", "global_total", "run"):
         getattr(exercise, name)  # a missing function fails here, readably, before any launch
-    return checks.run_in_processes(
+    found = checks.run_in_processes(
         exercise.module.__file__, "run", n_processes=N_PROCESSES, devices_per_process=DEVICES_PER_PROCESS,
-        what="run(...)", prelude=OWN_ROWS_ONLY + WATCH_THE_TOTAL)
+        what="run(...)", prelude=OWN_ROWS_ONLY + WATCH_THE_TOTAL, observed=True)
+    seen = []
+    for i, (report, observed) in enumerate(found):
+        calls = observed["findings"]["calls"]
+        if not calls or calls[-1]["array"] is None:
+            checks.fail(f"in process {i}, run(...) never handed global_total a jax.Array (it "
+                        f"{'handed it a ' + repr(calls[-1]) if calls else 'never called it'}): run builds "
+                        f"the global array with to_global_array and sums it with global_total, and the "
+                        f"check reads both where they meet. See {checks.MULTI_PROCESS_DOCS}", "multi-process")
+        seen.append({**calls[-1]["array"], "total": calls[-1]["total"], "reported": report,
+                     "_total_programs": observed["findings"].get("programs", [])})
+    return seen
 
 
 def all_rows(exercise) -> np.ndarray:
@@ -109,6 +143,11 @@ def test_every_process_gets_the_total_of_all_rows(exercise):
     for i, report in enumerate(found):
         own = float(np.asarray(exercise.local_rows(i, local_count())).sum())
         total = report["total"]
+        reported = report["reported"].get("total") if isinstance(report["reported"], dict) else None
+        if total is not None and not (isinstance(reported, (int, float))
+                                      and np.isclose(reported, total, rtol=1e-6)):
+            checks.fail(f"process {i}'s run(...) reported total {reported!r}, but global_total returned "
+                        f"{total!r} there: report the total global_total computed.", "wrong-values")
         if not isinstance(total, (int, float)) or not np.isclose(total, want, rtol=1e-6):
             only_own = isinstance(total, (int, float)) and np.isclose(total, own, rtol=1e-6)
             extra = (" That is this process's own rows only: the sum never left the process. A jitted "
@@ -124,9 +163,9 @@ def test_global_array_spans_every_process(exercise):
     rows = all_rows(exercise)
     n_global = N_PROCESSES * local_count()
     for i, report in enumerate(found):
-        if report["global_shape"] != list(rows.shape) or len(report["devices"]) != n_global:
+        if report["shape"] != list(rows.shape) or len(report["devices"]) != n_global:
             checks.fail(
-                f"in process {i} the array has shape {tuple(report['global_shape'])} on "
+                f"in process {i} the array has shape {tuple(report['shape'])} on "
                 f"{len(report['devices'])} device(s); expected one global array of shape "
                 f"{rows.shape} on all {n_global} devices of the {N_PROCESSES} processes. "
                 f"jax.device_put / jnp.asarray see only the local piece and treat it as the whole; "
@@ -172,7 +211,7 @@ def test_the_total_is_one_program_over_the_global_array(exercise):
     rows = all_rows(exercise)
     shape, size, n_global = list(rows.shape), rows.size, N_PROCESSES * local_count()
     for i, report in enumerate(found):
-        programs = report.get("_total_programs", []) if isinstance(report, dict) else []
+        programs = report["_total_programs"]
         over_global = [p for p in programs if p["partitions"] == n_global
                        and any(t["shape"] == shape and t["sharded"] for t in p["inputs"])]
         if any(any(int(np.prod(r["shape"])) < size for r in p["results"]) for p in over_global):

@@ -47,12 +47,13 @@ def test_differentiates_g_itself(exercise):
         return x * y**3
 
     x, y = np.float32(1.5), np.float32(-2.0)
-    with checks.swap_function(exercise, "g", another):
-        got = (exercise.dg_dx(jnp.float32(x), jnp.float32(y)), exercise.dg_dy(jnp.float32(x), jnp.float32(y)),
-               exercise.dg_both(jnp.float32(x), jnp.float32(y)))
+    with checks.swap_function(exercise, "g", another):  # traced and on arrays: it follows both
+        outs = checks.both_ways(lambda u, v: (exercise.dg_dx(u, v), exercise.dg_dy(u, v), exercise.dg_both(u, v)),
+                                jnp.float32(x), jnp.float32(y))
     want = (y**3, 3 * x * y**2, (y**3, 3 * x * y**2))
-    checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),
-                          want, what="(dg_dx, dg_dy, dg_both)(x, y)", swapped="g", rtol=1e-6, atol=1e-6,
-                          hint="Each partial must come from jax.grad of g, not from the derivative "
-                               "worked out by hand.",
-                          shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")
+    for how, got in outs.items():
+        checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),
+                              want, what=f"(dg_dx, dg_dy, dg_both)(x, y) {how}", swapped="g", rtol=1e-6,
+                              atol=1e-6, hint="Each partial must come from jax.grad of g, not from the "
+                                              "derivative worked out by hand.",
+                              shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")

@@ -98,17 +98,19 @@ def test_gradient_is_of_loss_and_metrics_itself(exercise):
         return jnp.mean(jnp.sin(prediction) * y), {"mae": jnp.mean(jnp.abs(prediction)),
                                                      "max_error": jnp.max(prediction)}
 
-    with checks.swap_function(exercise, "loss_and_metrics", another):
-        out = _call(jax.jit(exercise.grads_and_metrics), params, x, y)
+    with checks.swap_function(exercise, "loss_and_metrics", another):  # traced and on arrays: both
+        outs = {"under jax.jit": _call(jax.jit(exercise.grads_and_metrics), params, x, y),
+                "called directly": _call(exercise.grads_and_metrics, params, x, y)}
     prediction = x @ params["w"] + params["b"]
     slope = np.cos(prediction) * y / len(y)
     want = ({"w": x.T @ slope, "b": np.float32(slope.sum())},
             {"mae": np.abs(prediction).mean(), "max_error": prediction.max()})
-    checks.assert_follows(tuple(out) if isinstance(out, (tuple, list)) else out, want,
-                          what="grads_and_metrics(params, x, y)", swapped="loss_and_metrics",
-                          rtol=1e-5, atol=1e-6,
-                          hint="The gradient must come from differentiating loss_and_metrics with "
-                               "jax.grad, and the metrics from that same call.")
+    for how, out in outs.items():
+        checks.assert_follows(tuple(out) if isinstance(out, (tuple, list)) else out, want,
+                              what=f"grads_and_metrics(params, x, y) {how}", swapped="loss_and_metrics",
+                              rtol=1e-5, atol=1e-6,
+                              hint="The gradient must come from differentiating loss_and_metrics with "
+                                   "jax.grad, and the metrics from that same call.")
 
 
 def test_works_under_jit(exercise):

@@ -50,11 +50,14 @@ def test_differentiates_f_itself(exercise):
 
     x = np.float32(0.7)
     want_value, want_slope = x * np.sin(x), np.sin(x) + x * np.cos(x)
-    with checks.swap_function(exercise, "f", another):
-        slope = exercise.df(jnp.float32(x))
-        pair = exercise.f_and_df(jnp.float32(x))
+    with checks.swap_function(exercise, "f", another):  # traced and on arrays: it follows both
+        slopes = checks.both_ways(exercise.df, jnp.float32(x))
+        pairs = checks.both_ways(exercise.f_and_df, jnp.float32(x))
     hint = "Differentiate f with JAX (jax.grad, jax.value_and_grad), not a derivative written by hand."
-    checks.assert_follows(slope, want_slope, what="df(x)", swapped="f", rtol=1e-6, atol=1e-7, hint=hint)
-    checks.assert_follows(tuple(pair) if isinstance(pair, (tuple, list)) else pair, (want_value, want_slope),
-                          what="f_and_df(x)", swapped="f", rtol=1e-6, atol=1e-7, hint=hint,
-                          shape_hint="f_and_df returns the pair (f(x), f'(x)).")
+    for how in slopes:
+        slope, pair = slopes[how], pairs[how]
+        checks.assert_follows(slope, want_slope, what=f"df(x) {how}", swapped="f", rtol=1e-6, atol=1e-7,
+                              hint=hint)
+        checks.assert_follows(tuple(pair) if isinstance(pair, (tuple, list)) else pair, (want_value, want_slope),
+                              what=f"f_and_df(x) {how}", swapped="f", rtol=1e-6, atol=1e-7, hint=hint,
+                              shape_hint="f_and_df returns the pair (f(x), f'(x)).")

@@ -102,15 +102,21 @@ def test_differentiates_the_given_functions(exercise):
     with (checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)),
           checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)),
           checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6)):
-        # One program for the three (one compile, not one per eager op).
-        tall, wide, hess = jax.jit(lambda u, v, w: (exercise.jacobian_of_expand(u), exercise.jacobian_of_summarize(v),
-                                                    exercise.hessian_of_energy(w)))(
-            jnp.asarray(X_TALL), jnp.asarray(X_WIDE), jnp.asarray(x4))
-    checks.assert_follows(tall, np.cos(b @ X_TALL)[:, None] * b, what="jacobian_of_expand(x)", swapped="expand",
-                          rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
-    checks.assert_follows(wide, c.T * np.cos(X_WIDE)[None, :], what="jacobian_of_summarize(x)",
+        # Under jax.jit one program for the three (one compile, not one per eager op); then on arrays.
+        outs = checks.both_ways(lambda u, v, w: (exercise.jacobian_of_expand(u), exercise.jacobian_of_summarize(v),
+                                                 exercise.hessian_of_energy(w)),
+                                jnp.asarray(X_TALL), jnp.asarray(X_WIDE), jnp.asarray(x4))  # traced and on arrays
+    for how, (tall, wide, hess) in outs.items():
+        _follow(tall, wide, hess, b, c, x4, hint, how)
+
+
+def _follow(tall, wide, hess, b, c, x4, hint, how):
+    """The three derivatives with the functions swapped, as they should be (`how`: how they were called)."""
+    checks.assert_follows(tall, np.cos(b @ X_TALL)[:, None] * b, what=f"jacobian_of_expand(x) {how}",
+                          swapped="expand", rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
+    checks.assert_follows(wide, c.T * np.cos(X_WIDE)[None, :], what=f"jacobian_of_summarize(x) {how}",
                           swapped="summarize", rtol=1e-5, atol=1e-6, hint=hint,
                           shape_hint="A Jacobian is (outputs, inputs).")
     checks.assert_follows(hess, np.diag(-np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
-                          what="hessian_of_energy(x)", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
+                          what=f"hessian_of_energy(x) {how}", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
                           shape_hint="The Hessian of R^n -> R is n x n.")

@@ -89,13 +89,14 @@ def test_follows_loss_for_any_params_tree(exercise):
     def another_flat(params, x, y):
         return jnp.sum(jnp.sin(x @ params["w"])) + jnp.sum(params["b"] ** 2) * jnp.mean(y)
 
-    with checks.swap_function(exercise, "loss", another_flat):
-        grads = jax.jit(exercise.loss_grads)(jax.tree.map(jnp.asarray, flat), jnp.asarray(X), jnp.asarray(Y))
+    with checks.swap_function(exercise, "loss", another_flat):  # traced and on arrays: it follows both
+        outs = checks.both_ways(exercise.loss_grads, jax.tree.map(jnp.asarray, flat), jnp.asarray(X), jnp.asarray(Y))
     want = {"w": X.T @ np.cos(X @ flat["w"]), "b": 2 * flat["b"] * Y.mean()}
-    checks.assert_follows(grads, want, what="loss_grads(params, x, y)", swapped="loss", rtol=1e-5, atol=1e-5,
-                          hint="The gradient must come from differentiating loss with jax.grad, not "
-                               "from a formula worked out by hand.",
-                          shape_hint="The gradient has the structure of params.")
+    for how, grads in outs.items():
+        checks.assert_follows(grads, want, what=f"loss_grads(params, x, y) {how}", swapped="loss", rtol=1e-5,
+                              atol=1e-5, hint="The gradient must come from differentiating loss with jax.grad, "
+                                              "not from a formula worked out by hand.",
+                              shape_hint="The gradient has the structure of params.")
 
     # ... then a nested tree: every leaf, however deep.
     params = {"w": rng.standard_normal((3, 2)).astype(np.float32),
@@ -110,21 +111,22 @@ def test_follows_loss_for_any_params_tree(exercise):
             "extra": {"scale": params["extra"]["scale"] ** 2}}
     tree = jax.tree.map(jnp.asarray, params)
     with checks.swap_function(exercise, "loss", another):
-        grads = jax.jit(exercise.loss_grads)(tree, jnp.asarray(X), jnp.asarray(Y))
-        checks.assert_follows(grads, want, what="loss_grads(params, x, y)", swapped="loss",
-                              rtol=1e-5, atol=1e-6,
-                              hint="The gradient must come from differentiating loss with jax.grad, "
-                                   "not from a formula worked out by hand.",
-                              shape_hint="The gradient has the structure of params, whatever it is.")
+        for how, grads in checks.both_ways(exercise.loss_grads, tree, jnp.asarray(X), jnp.asarray(Y)).items():
+            checks.assert_follows(grads, want, what=f"loss_grads(params, x, y) {how}", swapped="loss",
+                                  rtol=1e-5, atol=1e-6,
+                                  hint="The gradient must come from differentiating loss with jax.grad, "
+                                       "not from a formula worked out by hand.",
+                                  shape_hint="The gradient has the structure of params, whatever it is.")
         try:
-            new = jax.jit(exercise.sgd_step)(tree, jnp.asarray(X), jnp.asarray(Y), LR)
+            news = checks.both_ways(exercise.sgd_step, tree, jnp.asarray(X), jnp.asarray(Y), LR)
         except (TypeError, KeyError, ValueError) as error:
             checks.fail(f"sgd_step failed on params with a nested dict (params['extra']['scale']): "
                         f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}. "
                         f"The update must reach every leaf of params, however deeply nested, without "
                         f"naming the leaves.", "wrong-shape")
-    checks.assert_follows(new, jax.tree.map(lambda p, g: p - LR * g, params, want),
-                          what=f"sgd_step(params, x, y, lr={LR})", swapped="loss", rtol=1e-5, atol=1e-6,
-                          hint="Every leaf moves against the gradient of loss: p - lr * g.",
-                          shape_hint="The new params have the structure of params: every leaf "
-                                     "updated, however deeply nested.")
+    for how, new in news.items():
+        checks.assert_follows(new, jax.tree.map(lambda p, g: p - LR * g, params, want),
+                              what=f"sgd_step(params, x, y, lr={LR}) {how}", swapped="loss", rtol=1e-5,
+                              atol=1e-6, hint="Every leaf moves against the gradient of loss: p - lr * g.",
+                              shape_hint="The new params have the structure of params: every leaf "
+                                         "updated, however deeply nested.")

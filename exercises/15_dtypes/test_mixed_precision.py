@@ -190,10 +190,12 @@ def test_train_step_differentiates_loss_fn(exercise):
     def other_loss(params, x, y):  # gradient: 2 w for w, 3 for every b
         return jnp.sum(params["w"] ** 2) + 3.0 * jnp.sum(params["b"])
 
-    with checks.swap_function(exercise, "loss_fn", other_loss):
-        new = jax.jit(exercise.train_step)({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x),
-                                           jnp.asarray(y), 0.1)
+    with checks.swap_function(exercise, "loss_fn", other_loss):  # traced and on arrays: it follows both
+        news = checks.both_ways(exercise.train_step, {k: jnp.asarray(v) for k, v in params.items()},
+                                jnp.asarray(x), jnp.asarray(y), 0.1)
     want = {"w": params["w"] - 0.1 * 2 * params["w"], "b": params["b"] - 0.1 * 3.0}
-    checks.assert_follows(new, want, what="train_step(params, x, y, 0.1)", swapped="loss_fn", rtol=1e-5,
-                          hint="One SGD step uses the gradient of loss_fn itself, by jax.grad: jax.grad "
-                               "follows the casts, and so the bfloat16 matmuls run backwards too.")
+    for how, new in news.items():
+        checks.assert_follows(new, want, what=f"train_step(params, x, y, 0.1) {how}", swapped="loss_fn",
+                              rtol=1e-5, hint="One SGD step uses the gradient of loss_fn itself, by jax.grad: "
+                                              "jax.grad follows the casts, and so the bfloat16 matmuls run "
+                                              "backwards too.")

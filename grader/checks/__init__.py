@@ -9,7 +9,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - core: `fail`, `KataFailure`, `FAILURE_CODES`, `DOCS`
 - values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated` (and `keep_untouched`: inputs
   compared again after later calls and at the end of the check, `assert_kept_untouched`), `assert_sees_global_change`,
-  `swap_function` + `assert_follows` (the answer transforms the function the task names),
+  `swap_function` + `both_ways` + `assert_follows` (the answer transforms the function the task names,
+  traced and called on arrays),
   `read_setting`/`change_setting` and `assert_leaves_setting` (a global JAX setting as found, where the
   exercise runs), `observe` (a check's probe run beside the exercise), `Timeline` (a function and a
   fake clock to hand a probe's exercise, whose record the exercise cannot reach: grader.runtime.witness)
@@ -72,7 +73,7 @@ from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert
                                 assert_not_rearranged, drawn_values, no_key_reuse)
 from grader.checks.witnessed import Run, Watch, assert_leaves_settings, changed_settings, every_setting
 from grader.checks.values import (assert_close, assert_follows, assert_kept_untouched, assert_leaves_setting,
-                                  assert_not_mutated, assert_sees_global_change, assert_shape_dtype, change_setting,
+                                  assert_not_mutated, both_ways, assert_sees_global_change, assert_shape_dtype, change_setting,
                                   keep_untouched, read_setting, observe, swap_function)
 
 __all__ = [
@@ -84,7 +85,7 @@ __all__ = [
     "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
-    "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding",
+    "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding", "both_ways",
     "assert_split_over_devices", "assert_uses", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "keep_untouched", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",

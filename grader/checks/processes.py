@@ -11,21 +11,54 @@ from grader.checks.core import DOCS, fail
 # What each process runs: plain Python (no pytest), so a learner's module sees a
 # JAX exactly like `python my_script.py` on one host of a cluster would.
 PROCESS_MAIN = r"""
-import importlib.util, json, sys, traceback
+import builtins, importlib.util, json, sys, traceback, types
 path, name, coordinator, count, index, n_devices, out, prelude = sys.argv[1:9]
 import jax
 import numpy as np
+from jax._src import array as jax_array, distributed as jax_distributed, xla_bridge
+from jax._src.lib import xla_client
 jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_num_cpu_devices", int(n_devices))
 
-def plain(value):
-    if isinstance(value, jax.Device):
+# Everything the facts and the report are read or written through, bound before the exercise is
+# imported: its code runs in this very process, so what it rebinds (jax.process_count = ..., a
+# class's property, json.dumps) is compared, by identity, with these once its function returned.
+WATCHED = (jax, xla_bridge, jax_distributed, jax_array, json, json.encoder, builtins, np, types,
+           jax.Device, xla_client.Client, jax_array.ArrayImpl, jax_array.Shard, jax.sharding.NamedSharding)
+FACTS = {"process_count": jax.process_count, "process_index": jax.process_index,
+         "device_count": jax.device_count, "local_device_count": jax.local_device_count}
+DEVICES, LOCAL_DEVICES, DUMPS, OPEN, DEVICE = jax.devices, jax.local_devices, json.dumps, open, jax.Device
+ARRAYS, PLAIN = (np.ndarray, np.generic, jax_array.ArrayImpl), (bool, int, float, str, type(None))
+
+def identities():
+    return {(owner, key): value for owner in WATCHED for key, value in list(vars(owner).items())
+            if isinstance(owner, type) or callable(value) or isinstance(value, types.ModuleType)}
+
+def changed(start):
+    gone = object()
+    moved = [(owner, key) for (owner, key), value in start.items() if vars(owner).get(key, gone) is not value]
+    added = [(owner, key) for owner in WATCHED if isinstance(owner, type)
+             for key in vars(owner) if (owner, key) not in start]
+    return sorted(f"{owner.__name__}.{key}" for owner, key in moved + added)
+
+def plain(value, depth=0):
+    # A fresh tree of exact plain types: a dict subclass's own items() or __setitem__ never reach JSON.
+    if depth > 20:
+        raise TypeError("the report is nested too deeply")
+    if type(value) in PLAIN:
+        return value
+    if type(value) is dict:
+        if not all(type(key) is str for key in value):
+            raise TypeError("a report's keys are strings")
+        return {key: plain(item, depth + 1) for key, item in value.items()}
+    if type(value) in (list, tuple, set, frozenset):
+        return [plain(item, depth + 1) for item in value]
+    if type(value) is DEVICE:
         return value.id
-    if isinstance(value, (tuple, set, frozenset)):
-        return list(value)
-    if hasattr(value, "__array__"):
-        return np.asarray(value).tolist()
-    raise TypeError(f"cannot send a {type(value).__name__} back to the check")
+    if type(value) in ARRAYS:
+        return plain(np.asarray(value).tolist(), depth + 1)
+    raise TypeError(f"cannot send a {type(value).__name__} back to the check: return a plain dict "
+                    f"of numbers, strings, lists and arrays")
 
 if int(index) > 0:
     # Let process 0 open the coordinator first: a peer that knocks before it listens waits out a
@@ -40,24 +73,31 @@ if int(index) > 0:
         except OSError:
             time.sleep(0.01)
 
+start = identities()
+findings = {}  # the check's prelude writes what it saw here, out of the answer's reach
 try:
     spec = importlib.util.spec_from_file_location("kata_process_module", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     if prelude:  # the check's own set-up, e.g. each process may read only its own data
-        exec(prelude, {"module": module, "process_id": int(index), "num_processes": int(count)})
+        exec(prelude, {"module": module, "process_id": int(index), "num_processes": int(count),
+                       "findings": findings})
     result = getattr(module, name)(coordinator, int(count), int(index))
-    # What JAX itself says once the learner's code has run: proof the processes joined,
-    # whatever the function returned.
-    observed = {"process_count": jax.process_count(), "process_index": jax.process_index(),
-                "device_count": jax.device_count(), "local_device_count": jax.local_device_count(),
-                "devices": [d.id for d in jax.devices()], "local_devices": [d.id for d in jax.local_devices()]}
-    text = json.dumps({"ok": True, "result": result, "observed": observed}, default=plain)
+    rebound = changed(start)
+    if rebound:
+        text = DUMPS({"ok": False, "error": "rebound", "message": ", ".join(rebound[:6]), "line": None})
+    else:
+        # What JAX itself says once the learner's code has run: proof the processes joined,
+        # whatever the function returned.
+        observed = {key: fact() for key, fact in FACTS.items()}
+        observed.update(devices=[d.id for d in DEVICES()], local_devices=[d.id for d in LOCAL_DEVICES()],
+                        findings=plain(findings))
+        text = DUMPS({"ok": True, "result": plain(result), "observed": observed})
 except BaseException as error:
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
-    text = json.dumps({"ok": False, "error": type(error).__name__, "message": str(error),
-                       "line": lines[-1] if lines else None})
-with open(out, "w", encoding="utf-8") as file:
+    text = DUMPS({"ok": False, "error": type(error).__name__, "message": str(error),
+                  "line": lines[-1] if lines else None})
+with OPEN(out, "w", encoding="utf-8") as file:
     file.write(text)
 if not json.loads(text)["ok"]:
     import os
@@ -86,10 +126,16 @@ def run_in_processes(module_file: str, function: str, *, what: str, n_processes:
     JAX reported in that process after the function returned
     (`process_count`, `process_index`, `device_count`, `local_device_count`, and
     the ids of `devices` and `local_devices`): proof the processes really joined,
-    whatever the function returned. `prelude` is Python source each process
-    runs after importing the module and before calling the function, with
-    `module`, `process_id` and `num_processes` in scope: a check's own set-up,
-    such as letting a process read only its own share of the data. The
+    whatever the function returned, read through functions bound before the
+    module was imported; a process whose code rebound one of the names those
+    facts or the report go through (`jax.process_count = ...`, a JAX class's
+    entry, `json.dumps`) fails the launch, and a result that is not made of
+    exact plain types (a `dict` subclass) is refused. `prelude` is Python
+    source each process runs after importing the module and before calling
+    the function, with `module`, `process_id`, `num_processes` and `findings`
+    in scope: a check's own set-up, such as letting a process read only its
+    own share of the data; what it writes into the dict `findings` comes back
+    as `observed["findings"]`, apart from the function's result. The
     whole launch is bounded by `timeout`: a process waiting for a peer that
     never joins is killed and the check fails instead of hanging. Results (and
     failures) are remembered per file content, so several checks of one
@@ -200,6 +246,10 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
         if report and not report["ok"] and report["error"] == "NotImplementedError":
             return "todo", report["message"]
     for i, report in enumerate(reports):
+        if report and not report["ok"] and report["error"] == "rebound":
+            return "fail", (f"{what}: in process {i} of {n} the exercise's code replaced what JAX's own "
+                            f"answers are read through ({report['message']}), so nothing it reports about "
+                            f"the cluster can be believed. Call JAX's functions; never assign to them.")
         if report and not report["ok"]:
             where = f" at line {report['line']} of {path.name}" if report["line"] else ""
             return "fail", (f"{what}: process {i} of {n} raised {report['error']}{where}: "

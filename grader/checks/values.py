@@ -299,6 +299,19 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Any
         sys.audit(SWAPPED_FUNCTION, target, False)
 
 
+def both_ways(function: Callable, *args: Any, static_argnums: Any = ()) -> dict[str, Any]:
+    """`function(*args)` under jax.jit and called directly on the values: {how: result}.
+
+    Inside `swap_function`, call the answer both ways and check each result with
+    `assert_follows`: an answer can tell a tracer from an array, and transform
+    the swapped function only when it is traced (computing by hand when called
+    on arrays) or only when it is not. Under jax.jit first, on shapes new to
+    the block, so the direct call never reuses a program traced before the swap.
+    """
+    return {"under jax.jit": jax.jit(function, static_argnums=static_argnums)(*args),
+            "called directly": function(*args)}
+
+
 _CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
 _SLOT = "kata swap: the replacement"  # a constant of the trampoline's source, then the replacement itself
 
