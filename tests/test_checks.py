@@ -980,6 +980,28 @@ def test_host_reads_see_numpy_and_every_other_way_out():
     assert memoryview(x).nbytes == 12  # the buffer protocol is back after the block
 
 
+def test_host_reads_see_what_was_held_from_before_the_block_and_raw_pointers():
+    """A getter taken before the block (`type(x)._value.fget`, its `__wrapped__`, jaxlib's C entries)
+    is watched as well: the functions keep their identity and their code points at the watch. A raw
+    buffer address handed to NumPy (`__array_interface__` from `unsafe_buffer_pointer()`) is a read."""
+    impl = type(jnp.zeros(()))
+    getter, pointer, copy = impl._value.fget, impl.unsafe_buffer_pointer, impl._single_device_array_to_np_array_did_copy
+
+    class Raw:
+        def __init__(self, a):
+            self.keep, self.__array_interface__ = a, {"data": (a.unsafe_buffer_pointer(), True), "shape": a.shape,
+                                                      "typestr": np.dtype(a.dtype).str, "version": 3}
+
+    for read in (getter, getter.__wrapped__, copy, pointer, lambda x: np.asarray(Raw(x)),
+                 lambda x: x.addressable_data(0).unsafe_buffer_pointer()):
+        x = jnp.arange(3.0) * 2
+        with checks.host_reads() as reads:
+            read(x)
+        assert reads == ["float32[3]"], (read, reads)
+    assert impl._value.fget is getter and impl.unsafe_buffer_pointer is pointer  # the same objects after
+    assert float(getter(jnp.float32(2.0))) == 2.0 and pointer(jnp.ones(2)) > 0
+
+
 def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():
     layer = lambda w, b: jnp.tanh(w @ jnp.ones(2) + b)  # noqa: E731
     w, b = jnp.ones((5, 3, 2)), jnp.ones(3)
@@ -1093,6 +1115,16 @@ def test_watch_records_runs_out_of_reach_of_what_it_hands_out():
     assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, (None,)),  # a tracer is not an array
                             checks.Run(False, {"jax_debug_nans": True}, ((2,),))]
     assert watch.traces() == 1
+
+
+def test_every_setting_sees_a_flag_left_changed():
+    """jax_disable_most_optimizations is a plain Flag, not a config State: a setting all the same."""
+    with pytest.raises(checks.KataFailure, match="jax_disable_most_optimizations from False to True"):
+        try:
+            checks.assert_leaves_settings(lambda: jax.config.update("jax_disable_most_optimizations", True),
+                                          what="f()")
+        finally:
+            jax.config.update("jax_disable_most_optimizations", False)
 
 
 def test_every_setting_sees_a_sibling_setting_left_changed():

@@ -642,3 +642,38 @@ def test_each_container_the_grader_fills_while_serving_is_one_it_has():
     for (module_name, name), why in tripwires._CHANGING.items():
         container = getattr(importlib.import_module(module_name), name, None)
         assert type(container) in tripwires._CONTAINERS, f"{module_name}.{name} ({why}) is not a container there"
+
+
+def test_the_subject_reads_and_restores_jax_flags_too(tmp_path):
+    """A plain `Flag` (jax_disable_most_optimizations: not a config `State`) is one of the server's
+    settings: read through `Flag`'s own slot (a property put on the class in its place is a tripwire's
+    change, and changes nothing the server reports), and put back at each load."""
+    import os
+
+    import jax
+    from jax._src import config as jax_config
+
+    from grader.engine.remote import tripwires
+    from grader.engine.remote.subject.server import Server
+
+    name = "jax_disable_most_optimizations"
+    requests, replies = os.pipe()
+    try:
+        server = Server(tmp_path, jax.device_count(), requests, replies)
+        wires = tripwires.Tripwires.of_grader_and_jax(server)
+        server._restore_settings()  # the first load: every setting as JAX has it
+        jax.config.update(name, True)  # an answer that leaves it changed
+        honest = vars(jax_config.Flag)["value"]
+        setattr(jax_config.Flag, "value", property(lambda self: False))
+        try:
+            assert server.op_settings({"names": [name]}) == {name: True}
+            assert "replaced Flag.value" in wires.changed()
+        finally:
+            setattr(jax_config.Flag, "value", honest)
+        server._restore_settings()  # the next load
+        assert jax.config.read(name) is False
+        assert wires.changed() == ""
+    finally:
+        jax.config.update(name, False)
+        os.close(requests)
+        os.close(replies)

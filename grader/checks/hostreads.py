@@ -11,23 +11,30 @@ the values leave the array, on every path JAX has:
   np.array, .item(), np.mean(x), memoryview...), on one device's array above
   all (a shard's `.data`): switched off inside the block, so NumPy asks
   `__array__`, which reads `_value`;
-- DLPack (`np.from_dlpack(x)`, `x.__dlpack__()`).
+- DLPack (`np.from_dlpack(x)`, `x.__dlpack__()`);
+- jaxlib's C entries to an array's memory: the copy `_value` makes, the raw
+  buffer address (`unsafe_buffer_pointer()`, which NumPy copies from through an
+  `__array_interface__`), `__cuda_array_interface__`, DLPack's capsule.
 
-A read the grader makes itself (sending a result back from the subject) is
-not the exercise's and is not noted. What is not watched: jaxlib's private
-`_single_device_array_to_np_array_did_copy` called by hand (the grader's own
-reads go through it, and the subject refuses a change to it), and the buffer
-protocol where this Python's type layout is not the one known (a note in
-`BUFFER_PROTOCOL_WATCHED`).
+The watch points each function on those paths (Python's own, and a Python
+wrapper put around each C entry before the submission is imported) at a
+recording trampoline for the block, keeping its identity, so a reference taken
+at import is watched too. A read the grader makes itself (sending a result
+back from the subject) is not the exercise's and is not noted. What is not
+watched: the buffer protocol where this Python's type layout is not the one
+known (a note in `BUFFER_PROTOCOL_WATCHED`), and a C function of jaxlib's that
+hands out memory other than those wrapped.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import os
 import sys
 import threading
-from collections.abc import Iterator
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from grader.checks import site
@@ -59,15 +66,86 @@ def host_reads() -> Iterator[list[str]]:
 
 _HOST_READS: dict[str, Any] = {"original": None, "seen": [], "restore": []}
 
+# jaxlib's entries that hand out an array's memory, written in C: one held from before a block (taken
+# at import) could not be watched, so each is wrapped once, before any submission code runs, in a
+# Python function whose code a block points elsewhere (`install_entries`). The owner is ArrayImpl's
+# name, or "_jax" for jaxlib's module.
+_C_ENTRIES = (("ArrayImpl", "_single_device_array_to_np_array_did_copy"), ("ArrayImpl", "unsafe_buffer_pointer"),
+              ("_jax", "buffer_to_dlpack_managed_tensor"))
+_C_PROPERTIES = ("__cuda_array_interface__",)  # the device pointer, on a GPU
+_ENTRIES: list[types.FunctionType] = []  # the wrappers installed, whose code stays the grader's
+
+
+def install_entries() -> None:
+    """Put a Python function in place of each of jaxlib's C entries to an array's memory (`_C_ENTRIES`,
+    `_C_PROPERTIES`), for good: the subject calls it before the submission is imported, so whatever
+    the submission holds is a function a block can watch. Idempotent."""
+    from jax._src import array
+    from jax._src.lib import _jax
+
+    owners = {"ArrayImpl": array.ArrayImpl, "_jax": _jax}
+    for owner, name in _C_ENTRIES:
+        entry = vars(owners[owner]).get(name)
+        if entry is not None and not isinstance(entry, types.FunctionType):
+            _ENTRIES.append(_python_entry(entry, name, array.__file__))
+            setattr(owners[owner], name, _ENTRIES[-1])
+    for name in _C_PROPERTIES:
+        held = vars(array.ArrayImpl).get(name)
+        if isinstance(held, property) and not isinstance(held.fget, types.FunctionType):
+            _ENTRIES.append(_python_entry(held.fget, name, array.__file__))
+            setattr(array.ArrayImpl, name, property(_ENTRIES[-1]))
+
+
+def guard_entries() -> None:
+    """Tell the audit hook (once it is installed) that the wrapped entries' code is the grader's: the
+    submission may never read it (it holds the C entry)."""
+    from grader.runtime.loading import SWAPPED_FUNCTION
+
+    for entry in _ENTRIES:
+        sys.audit(SWAPPED_FUNCTION, entry, True)
+
+
+def _python_entry(entry: Any, name: str, filename: str) -> types.FunctionType:
+    """A Python function that calls `entry` (one of its code's constants, so only `__code__`, whose
+    reading the audit hook refuses while a block swaps it, leads there), placed in JAX's file: a
+    host read's frame walk to its first caller outside JAX passes over it."""
+    from grader.checks.values import _trampoline
+
+    def template(self: Any, /, *args: Any, **kwargs: Any) -> Any: ...
+
+    code = _trampoline(template.__code__, entry).replace(co_name=name, co_qualname=name, co_filename=filename)
+    return types.FunctionType(code, {"__builtins__": builtins}, name)
+
+
+def _read_functions() -> list[types.FunctionType]:
+    """Every Python function a read of an array's values passes through, at the lowest level there is
+    one: `_value`'s own body (under its profiler wrapper), DLPack's, and the wrapped C entries."""
+    from jax._src import array, dlpack
+    from jax._src.lib import _jax
+
+    value = vars(array.ArrayImpl)["_value"].fget
+    while not isinstance(value, types.FunctionType) or hasattr(value, "__wrapped__"):
+        value = value.__wrapped__
+    found = [value, dlpack.to_dlpack]
+    owners = {"ArrayImpl": array.ArrayImpl, "_jax": _jax}
+    found += [vars(owners[owner]).get(name) for owner, name in _C_ENTRIES]
+    found += [getattr(vars(array.ArrayImpl).get(name), "fget", None) for name in _C_PROPERTIES]
+    return [fn for fn in found if isinstance(fn, types.FunctionType)]
+
 
 def start_host_reads() -> None:
-    """Note every read of an array's values to the host from now on (but the grader's own)."""
-    from jax._src import array, dlpack
+    """Note every read of an array's values to the host from now on (but the grader's own).
+
+    Each function of `_read_functions` keeps its identity and has its code pointed at a trampoline
+    that notes the read (as `checks.swap_function` does), so a reference taken before the block
+    (`type(x)._value.fget`, `x.unsafe_buffer_pointer` held at import) is watched too."""
+    from jax._src import array
 
     impl = array.ArrayImpl
     if _HOST_READS["original"] is not None:
         return
-    original = _HOST_READS["original"] = impl.__dict__["_value"]
+    install_entries()  # in this process, where no subject did it first
+    _HOST_READS["original"] = impl
     seen = _HOST_READS["seen"] = []
     noted: dict[int, Any] = {}  # id -> the array (kept, so an id is never reused while watching)
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
@@ -77,28 +155,21 @@ def start_host_reads() -> None:
             noted[id(self)] = self
             seen.append(f"{self.dtype}{list(self.shape)}")
 
-    def watched(self: Any) -> Any:
-        if getattr(inside, "reading", False):
-            return original.fget(self)
-        note(self, sys._getframe(1))  # bound: a frame is never handed to a name looked up
-        inside.reading = True
-        try:
-            return original.fget(self)
-        finally:
-            inside.reading = False
-
-    to_dlpack = dlpack.to_dlpack
-
-    def watched_dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-        note(x, sys._getframe(1))
-        return to_dlpack(x, *args, **kwargs)
+    def watching(still_original: Callable) -> Callable:
+        def watched(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if getattr(inside, "reading", False):
+                return still_original(self, *args, **kwargs)
+            note(self, sys._getframe(1))  # bound: a frame is never handed to a name looked up
+            inside.reading = True
+            try:
+                return still_original(self, *args, **kwargs)
+            finally:
+                inside.reading = False
+        return watched
 
     restore = _HOST_READS["restore"] = []
-    impl._value = property(watched)
-    restore.append(lambda: setattr(impl, "_value", original))
-    # `ArrayImpl.__dlpack__` imports it from the module at each call: the class itself stays as it was.
-    dlpack.to_dlpack = watched_dlpack
-    restore.append(lambda: setattr(dlpack, "to_dlpack", to_dlpack))
+    for function in _read_functions():
+        restore.append(_point_at(function, watching))
     slot = _buffer_slot(impl)
     if slot is not None:
         import ctypes
@@ -106,6 +177,26 @@ def start_host_reads() -> None:
         getbuffer = ctypes.c_void_p.from_address(slot).value
         ctypes.c_void_p.from_address(slot).value = None  # NumPy then asks __array__, which reads _value
         restore.append(lambda: setattr(ctypes.c_void_p.from_address(slot), "value", getbuffer))
+
+
+def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], None]:
+    """Point `function`'s code at a trampoline to `watching(a copy of function)`; what puts it back.
+    The audit hook hears of it as of a swapped function: the submission may not read that code."""
+    from grader.checks.values import _trampoline
+    from grader.runtime.loading import SWAPPED_FUNCTION
+
+    saved = function.__code__
+    still_original = types.FunctionType(saved, function.__globals__, function.__name__, function.__defaults__,
+                                        function.__closure__)
+    still_original.__kwdefaults__ = function.__kwdefaults__
+    function.__code__ = _trampoline(saved, watching(still_original))
+    sys.audit(SWAPPED_FUNCTION, function, True)
+
+    def put_back() -> None:
+        function.__code__ = saved
+        if function not in _ENTRIES:  # an entry's code stays unreadable (`guard_entries`)
+            sys.audit(SWAPPED_FUNCTION, function, False)
+    return put_back
 
 
 def stop_host_reads() -> list[str]:

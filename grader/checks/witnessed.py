@@ -77,18 +77,50 @@ def every_setting() -> dict[str, str]:
 
 
 def settings_here() -> dict[str, str]:
-    """`every_setting()` of this process."""
-    import jax
+    """`every_setting()` of this process, read through the readers bound before any submission code
+    ran where there are some (the subject's: `bind_settings`)."""
     from jax._src import config as jax_config
 
-    effective = jax.config.values
+    readers = _BOUND_READERS or setting_readers()
+    unset = jax_config.config_ext.unset
     found = {}
-    for name in sorted(effective):
-        state = jax_config.config_states.get(name)
-        seen = _shown(effective[name])
-        overall = _shown(state.get_global()) if state is not None else seen
+    for name in sorted(readers):
+        get_local, get_global, _ = readers[name]
+        local, overall = get_local(), _shown(get_global())
+        seen = overall if local is unset else _shown(local)
         found[name] = seen if overall == seen else f"{seen} here (set globally to {overall})"
     return found
+
+
+def setting_readers() -> dict[str, tuple[Callable, Callable, Callable]]:
+    """Every option `jax.config.update` takes -> (its local value's reader, its global value's reader,
+    its global value's writer), bound now. A config `State` has both values; a plain `Flag`
+    (jax_disable_most_optimizations, jax_cpu_enable_async_dispatch...) only a global one, read
+    through `Flag`'s own slot (a property put on the class later is not what reads it) and never
+    local (the reader gives `unset`). Bound before any submission code runs, none of it is looked
+    up on a class or in JAX's tables, which any code may change, when it is used."""
+    import functools
+    import itertools
+
+    from jax._src import config as jax_config
+
+    readers = {name: (state.get_local, state.get_global, state._set)
+               for name, state in dict(jax_config.config_states).items()}
+    flag_value = vars(jax_config.Flag)["value"].__get__
+    never_local = itertools.repeat(jax_config.config_ext.unset).__next__
+    for name, holder in dict(jax_config.config._value_holders).items():
+        if name not in readers and isinstance(holder, jax_config.Flag):
+            readers[name] = (never_local, functools.partial(flag_value, holder), holder._set)
+    return readers
+
+
+_BOUND_READERS: Any = None  # the subject's `setting_readers()`, bound before the submission ran
+
+
+def bind_settings(readers: Any) -> None:
+    """Read every setting through `readers` from now on (the subject binds its own at start)."""
+    global _BOUND_READERS
+    _BOUND_READERS = readers
 
 
 def _shown(value: Any) -> str:

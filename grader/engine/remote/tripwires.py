@@ -15,7 +15,7 @@ with, each of these is a change, and ends the subject, reported, like a refusal 
   library's `os.write` writes every reply), and JAX's compile-event machinery;
 - every entry of the dict of each class the grader defines (the server and its bases, the codec's, the
   stand-ins'), of the standard library's context managers the server's flow runs through and of JAX's
-  config `State` class (and its base in jaxlib), and the set of names there: a name added (a property
+  config `State` class (and its base in jaxlib) and of its `Flag` class, and the set of names there: a name added (a property
   shadowing an instance attribute) is a change too;
 - every entry JAX's `Config` class held at start (its settings' properties, `update`): names JAX adds
   later (a library imported late defines its own option) are not changes; and every attribute of the
@@ -135,7 +135,7 @@ class Tripwires:
         # for one that notes host reads, from one request to a later one.
         jax_classes = [jax.Array, array.ArrayImpl, core.Tracer]
         classes = _grader_classes(grader)
-        return Tripwires(modules + jax_classes, classes + _flow_classes() + _mutable_mro(config.State),
+        return Tripwires(modules + jax_classes, classes + _flow_classes() + _mutable_mro(config.State) + [config.Flag],
                          every_name=grader,
                          entries_of=[type(jax.config)] + ([] if server is None else [server.settings]),
                          objects=_live_objects(server, grader, classes) + [jax.config])

@@ -204,6 +204,9 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     from grader.engine.remote import audit, tripwires
 
     compile_count_check, server.after_grader_clear = _listen_to_compiles()
+    from grader.checks import hostreads
+
+    hostreads.install_entries()  # before the submission can hold one of jaxlib's reading entries
     _prepare()
     server.trusted_types = types_loaded_now()  # before the submission is imported
     tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
@@ -218,6 +221,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server.refuse_if_changed = refuse_if_changed
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
+    hostreads.guard_entries()  # heard by the hook just installed
     server.serve()
     sys.stdout.flush()
     sys.stderr.flush()

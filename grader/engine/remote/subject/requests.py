@@ -53,9 +53,10 @@ class Requests:
         return {"module": module, "functions": functions}
 
     def _restore_settings(self) -> None:
-        """Every JAX setting as it was before any submission code ran (kept at the first load), so that
-        each check starts from JAX's own settings: one the answer left changed in an earlier check (a
-        sibling of a setting the examiner sends, such as jax_explicit_x64_dtypes) is not the state a
+        """Every JAX setting (each config State and each plain Flag) as it was before any submission
+        code ran (kept at the first load), so that each check starts from JAX's own settings: one the
+        answer left changed in an earlier check (a sibling of a setting the examiner sends, such as
+        jax_explicit_x64_dtypes; a Flag such as jax_disable_most_optimizations) is not the state a
         later check starts from. The settings the examiner sends are then set from its own. Read and
         written through the states bound before the submission ran (`BoundSettings`)."""
         settings = self.settings

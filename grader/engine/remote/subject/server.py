@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 import contextlib
+import itertools
 import sys
 import threading
 import types
 from pathlib import Path
 from typing import Any, Callable
 
+from grader.checks.witnessed import bind_settings, setting_readers
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import FrameReader, SubjectGone, write_frame
 from grader.engine.remote.protocol import SETTINGS
@@ -28,12 +29,14 @@ class Placeholder:
 
 
 class BoundSettings:
-    """JAX's settings, bound to their `State` objects when the server is made, before any submission code
-    runs (in `states`, those a check may switch around a call: protocol.SETTINGS). A setting is read
-    with its own state's `get_local` and `get_global` and written with its own `_set`, each bound then:
-    `jax.config`'s properties and its `update` are looked up on a class any code may assign to (Python
-    does not audit it), and its table of states is a dict any code may put another object in. The
-    subject's tripwires watch this object's attributes."""
+    """JAX's settings, bound to their holders when the server is made, before any submission code runs
+    (in `states`, those a check may switch around a call: protocol.SETTINGS). Every option
+    `jax.config.update` takes is one: a config `State` (read with its own `get_local` and
+    `get_global`) or a plain `Flag` (jax_disable_most_optimizations, jax_cpu_enable_async_dispatch:
+    one global value, read through `Flag`'s own slot, with no local one); each is written with its
+    own `_set`, all bound then. `jax.config`'s properties and its `update` are looked up on a class
+    any code may assign to (Python does not audit it), and its tables of holders are dicts any code
+    may put another object in. The subject's tripwires watch this object's attributes."""
 
     def __init__(self) -> None:
         from jax._src import config as jax_config
@@ -41,8 +44,8 @@ class BoundSettings:
         self.unset = jax_config.config_ext.unset
         every = dict(jax_config.config_states)  # read: any setting; written: only those a check may switch
         self.states = types.MappingProxyType({name: every[name] for name in SETTINGS if name in every})
-        self.readers = types.MappingProxyType({name: (state.get_local, state.get_global, state._set)
-                                               for name, state in every.items()})
+        self.readers = types.MappingProxyType(setting_readers())
+        bind_settings(self.readers)  # `checks.every_setting` reads with these too
 
     def value(self, name: str) -> Any:
         """The setting's value where it is read now: this thread's local one if set, else the global one."""
