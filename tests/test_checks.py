@@ -99,6 +99,28 @@ def test_jax_own_jitted_functions_called_eagerly_are_not_programs():
     assert log.names == ["jit(sqrt)"] and "jit(exp)" in log.eager and "jit(relu)" in log.eager
 
 
+def test_eager_branches_count_by_their_equations_tracebacks_not_their_recorded_name():
+    import functools
+
+    x = jnp.arange(8.0).reshape(2, 4)
+    checks.clear_caches()
+    with checks.count_compiles() as log:
+        for _ in range(2):  # a new branch each call, dressed as jnp.mean: a new program, the learner's
+            branch = functools.wraps(jnp.mean)(lambda v: v / jnp.sqrt(jnp.mean(v ** 2) + 1e-6))
+            lax.cond(True, branch, branch, x)
+        jnp.piecewise(x, [x > 2], [lambda v: v * 2, lambda v: v])  # JAX's lambdas around the learner's
+    assert log.names == ["jit(cond)", "jit(cond)", "jit(_piecewise)"]
+
+
+def test_eager_ops_with_control_flow_called_from_learner_code_stay_eager():
+    x = jnp.arange(8.0).reshape(2, 4)
+    checks.clear_caches()
+    with checks.count_compiles() as log:
+        jnp.linalg.norm(x), jnp.sort(x), jnp.cumsum(x), jnp.linalg.inv(jnp.eye(3) * 2.0), jnp.linalg.eigh(jnp.eye(3))
+        jax.tree_util.tree_map(lambda a: jnp.sqrt(a) + 1, [x, x])  # the learner's lambda, called back now
+    assert log.names == [] and log.eager
+
+
 def test_count_compiles_records_what_each_program_was_compiled_for():
     @jax.jit
     def masked_sum(padded, n):
@@ -1137,3 +1159,12 @@ def test_every_setting_sees_a_sibling_setting_left_changed():
             checks.assert_leaves_settings(lambda: jax.config.update("jax_explicit_x64_dtypes", "error"), what="f()")
     finally:
         jax.config.update("jax_explicit_x64_dtypes", "warn")
+
+
+def test_witness_judges_each_compile_on_the_stack_it_was_raised_from():
+    from grader.checks.compiles import is_eager
+    from grader.runtime import witness
+
+    ledger = witness.Ledger(is_eager)
+    ledger.answer("compiled", ())  # raised by hand, with no program compiling on the stack: the learner's
+    assert ledger.answer("compiles", ()) == (1, 1)

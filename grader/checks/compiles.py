@@ -38,12 +38,15 @@ def is_eager(frame: Any) -> bool:
     jitted call that is compiling (pjit's `cache_miss`) and the jaxpr traced for it
     (`_pjit_call_impl_python`). Eager when that function is one of JAX's own (the one-primitive
     program JAX builds to apply a primitive, `jit(add)`; a jitted function of JAX's modules,
-    `jnp.sqrt` = `jit(sqrt)`) and no program nested in it was traced from code outside JAX (a
-    `lax.cond`/`lax.scan` applied eagerly carries the learner's branches and body; `jnp.piecewise`
-    traces the learner's functions). Every other compile is the learner's: a function they jitted,
-    however it was called, an ahead-of-time `.lower().compile()`, a pmap.
+    `jnp.sqrt` = `jit(sqrt)`) and none of its equations, nested ones included, was made by code
+    outside JAX that JAX called and that has returned since (a `lax.cond`/`lax.scan` applied eagerly
+    carries the learner's branches and body; `jnp.piecewise` traces the learner's functions): judged
+    from the equations' own tracebacks, never from a function's recorded name or file. Every other
+    compile is the learner's: a function they jitted, however it was called, an ahead-of-time
+    `.lower().compile()`, a pmap.
     """
     fun = jaxpr = None
+    start = frame
     while frame is not None:
         code = frame.f_code
         if code.co_filename == _PJIT_FILE:
@@ -55,7 +58,7 @@ def is_eager(frame: Any) -> bool:
         frame = frame.f_back
     if fun is None or not (_jax_primitive_program(fun) or _jax_own_jitted(fun)):
         return False
-    return not _traces_code_outside_jax(jaxpr)
+    return not _traces_code_outside_jax(jaxpr, start)
 
 
 def _jax_primitive_program(fun: Any) -> bool:
@@ -83,28 +86,47 @@ def _jax_own_jitted(fun: Any) -> bool:
     return False
 
 
-def _traced_from(jaxpr: Any) -> str | None:
-    """The file of the function a jaxpr was traced from, as JAX recorded it (None if it did not)."""
-    info = getattr(getattr(jaxpr, "jaxpr", jaxpr), "debug_info", None)
-    where = getattr(info, "func_src_info", None)
-    if not isinstance(where, str) or " at " not in where:
-        return None
-    return where.rsplit(" at ", 1)[1].rsplit(":", 1)[0]
+def _codes_on(frame: Any) -> set[Any]:
+    """The code objects of `frame` and every frame it was called from."""
+    codes = set()
+    while frame is not None:
+        codes.add(frame.f_code)
+        frame = frame.f_back
+    return codes
 
 
-def _traces_code_outside_jax(closed: Any) -> bool:
-    """Whether the program, or a program nested in it (a branch, a loop body), was traced from a
-    function outside JAX. Without the jaxpr (not found on the stack) nothing proves it is JAX's own."""
+def _ran_inside_jax(traceback: Any, outside_jax: Any, compiling: set[Any]) -> bool:
+    """Whether code outside JAX made this equation, or called what made it, and has returned since:
+    a frame of its traceback outside JAX whose code is not on the stack of the compile now. The
+    caller of an eager op is on that stack (the op traces and compiles within its call), and so is a
+    function of the caller's that JAX is calling back right now (`tree_map`); a branch or a loop body
+    traced before the op compiled, or a function JAX's code was handed and ran while tracing, is not.
+    JAX keeps a traceback's innermost frames only (`jax_traceback_in_locations_limit`), which is
+    where code that ran inside JAX's call sits."""
+    return any(outside_jax(code.co_filename) and code not in compiling for code in traceback.raw_frames()[0])
+
+
+def _outside_jax(filename: str) -> bool:
+    return not filename.startswith(JAX_DIR)
+
+
+def _traces_code_outside_jax(closed: Any, frame: Any) -> bool:
+    """Whether the program, or a program nested in it (a branch, a loop body), has an equation that
+    code outside JAX made while JAX was running it (see `_ran_inside_jax`): read from each equation's
+    own traceback, whose code objects an answer cannot dress up (a function's recorded name and file,
+    `functools.wraps`, follow `__wrapped__`). Without the jaxpr (not found on the stack) nothing proves
+    it is JAX's own."""
     if closed is None:
         return True
     try:
+        compiling = _codes_on(frame)
         todo = [getattr(closed, "jaxpr", closed)]
         while todo:
             jaxpr = todo.pop()
-            source = _traced_from(jaxpr)
-            if source is not None and not source.startswith(JAX_DIR):
-                return True
             for eqn in jaxpr.eqns:
+                traceback = getattr(eqn.source_info, "traceback", None)  # None: made by JAX's own passes
+                if traceback is not None and _ran_inside_jax(traceback, _outside_jax, compiling):
+                    return True
                 todo += [getattr(sub, "jaxpr", sub) for sub in jax.extend.core.jaxprs_in_params(eqn.params)]
     except Exception:  # noqa: BLE001 - a program that cannot be read is not proven to be JAX's own
         return True

@@ -26,6 +26,7 @@ from typing import Any
 EVENT = "katas.witness"  # (operation, payload, box): the answer is appended to box
 
 _audit = sys.audit
+_getframe = sys._getframe
 
 
 class Timeline:
@@ -127,6 +128,16 @@ class _Run:
         return f"<function {self.__name__}>"
 
 
+def note_compile() -> None:
+    """A compile event, witnessed and judged (eager or the learner's) on the caller's stack."""
+    _ask("compiled", ())
+
+
+def compile_counts() -> tuple[int, int]:
+    """The compile events witnessed so far: (all of them, those that were the learner's)."""
+    return _ask("compiles", ())
+
+
 def _ask(operation: str, payload: tuple, event: str = EVENT) -> Any:
     box: list = []
     _audit(event, operation, payload, box)  # the name bound here: a rebound `EVENT` reaches no other
@@ -139,11 +150,25 @@ class Ledger:
     """The records, and the answer to each operation. Everything it calls is bound when its module
     is run, so a private copy looks nothing up where the submission could have replaced it."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_eager: Any = None) -> None:
         self.timelines: dict[int, dict] = {}
         self.watched: dict[int, dict] = {}
+        self.is_eager = is_eager  # the compile count's judge, bound by whoever keeps this ledger
+        self.compiles = [0, 0]  # compile events witnessed: all of them, those that were the learner's
+
+    def compiled(self, frame: Any) -> None:
+        """One compile event, raised under `frame` (the compile's own stack: whoever raised it cannot
+        choose it), judged here: the grader's listener files the same verdict in its record, where the
+        submission could edit it; the subject compares the two counts (see subject `_compile_count_check`)."""
+        self.compiles[0] += 1
+        if self.is_eager is None or not self.is_eager(frame):
+            self.compiles[1] += 1
 
     def answer(self, operation: str, payload: tuple) -> Any:
+        if operation == "compiles":
+            return _tuple(self.compiles)
+        if operation == "compiled":
+            return self.compiled(_getframe(2))  # past answer and _ask: the raiser's frame
         if operation in ("watch", "run", "runs"):
             return self._watched(operation, payload)
         if operation == "start":

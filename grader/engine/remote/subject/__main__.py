@@ -16,85 +16,87 @@ from grader.engine.remote.subject.server import Server, types_loaded_now
 from grader.engine.remote.subject.standins import PRIVATE_MODULES
 
 
-def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None]]:
-    """Note every XLA compile in the request it happens in: name, eager or not, input types.
+def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None]]:
+    """Note every XLA compile: name, eager or not, input types, for the next reply to deliver.
 
     JAX keeps its listeners in a list any code can read, so this one holds nothing that leads to the
-    server (a submission that reached it could rewrite every reply): it finds the request in progress
-    on its own call stack, which submission code cannot walk (see audit).
+    server (a submission that reached it could rewrite every reply): its records wait in a list of
+    its own, on whatever thread the compile ran (a thread pool's too), until the server takes them
+    into a reply. Each compile is also told to the audit hook's witness, which judges eager or not
+    on the compile's own stack and keeps the counts out of the submission's reach.
 
-    The same list can be emptied for the length of one call and filled again before it returns, so
-    what the listener heard is also checked against a count the submission cannot wind back unseen:
-    the misses of JAX's compilation cache (`pxla._cached_compilation`), one per program XLA compiles.
-    Returns (the check, run after every return from submission code; the same after the grader's own
-    `jax.clear_caches`, which sets that count back to 0)."""
+    What a reply delivers is checked against counts the submission cannot wind back unseen: the
+    misses of JAX's compilation cache (`pxla._cached_compilation`, one per program XLA compiles) and
+    the witness's. Returns (the check after every return from submission code; the same after the
+    grader's own `jax.clear_caches`, which sets the misses back to 0; the records for a reply; the
+    start of the count, once the audit hook is in place)."""
     import logging
 
     import jax
     from grader.checks import compiles
+    from grader.runtime import witness
 
     logger = logging.getLogger(compiles.LOWERING_LOGGER)
     spy = compiles.LoweringSpy(quiet_below=logger.getEffectiveLevel())
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
-    answering = Server.answer.__code__
+    pending: list[tuple] = []
 
     # What it reads is bound here, positional-only, once: a module's name looked up at each compile
     # could be swapped for the length of one request (an event name that equals nothing, a helper that
     # keeps the frames it is handed) and back, unseen by the tripwires.
     def listener(event: str, duration: float, compile_event: str = str(compiles.COMPILE_EVENT),
                  take: Any = spy.take, is_eager: Any = compiles.is_eager, frame_of: Any = sys._getframe,
-                 /, **kwargs: Any) -> None:
+                 witnessed: Any = witness.note_compile, keep: Any = pending.append, /, **kwargs: Any) -> None:
         if event != compile_event:
             return
-        heard[0] += 1
         signature, body = take()
-        caller = frame_of(1)
-        frame = caller
-        while frame is not None and frame.f_code is not answering:
-            frame = frame.f_back
-        if frame is None:
-            return  # not while serving a request: no reply to report it in
-        record = [str(kwargs.get("fun_name", "")), is_eager(caller),
-                  None if signature is None else [[list(s), d] for s, d in signature],
-                  None if body is None else [[[list(s), d] for s, d in body[0]], sorted(body[1])]]
-        frame.f_locals["self"].effects["compiles"].append(record)
+        witnessed()
+        keep((str(kwargs.get("fun_name", "")), is_eager(frame_of(1)),
+              None if signature is None else tuple((tuple(s), d) for s, d in signature),
+              None if body is None else (tuple((tuple(s), d) for s, d in body[0]), tuple(sorted(body[1])))))
 
-    heard = [0]
     jax.monitoring.register_event_duration_secs_listener(listener)
-    return _compile_count_check(heard)
+    return _compile_count_check(pending)
 
 
-def _compile_count_check(heard: list[int]) -> tuple[Callable[[], None], Callable[[], None]]:
-    """Refuse, after submission code returns, when XLA compiled more programs since the last look than
-    the listener heard of (its compile events kept from the grader's listener), or when the count went
-    back (a compilation cache cleared by the submission: what it hid before the clear is unknowable).
-    Everything it reads is bound now: the cache's own `cache_info`, the module entry JAX compiles
-    through, `sys.audit`."""
+def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Callable[[], None],
+                                                         Callable[[], tuple], Callable[[], None]]:
+    """Refuse, after submission code returns, when JAX's compilation cache was replaced or cleared by
+    the submission (what it hid before the clear is unknowable), or when XLA compiled more programs
+    than the witness heard of (the listeners swapped out during a call); and, as each reply takes its
+    records, when the replies so far deliver fewer records than XLA compiled programs (records taken
+    out of the listener's list or of the reply), or fewer of the learner's programs than the witness
+    judged so (a record's eager flag forged). Everything it reads is bound now: the cache's own
+    `cache_info`, the module entry JAX compiles through, `sys.audit`, the witness's count."""
     from jax._src.interpreters import pxla
 
     from grader.engine.remote import audit
+    from grader.runtime import witness
 
     space, cache = vars(pxla), pxla._cached_compilation
-    info, raise_event, refuse, get = cache.cache_info, sys.audit, audit.REFUSE, dict.get
-    seen = [info().misses, heard[0]]  # XLA's compiles and the listener's, at the last look
+    info, raise_event, refuse, get, counts = cache.cache_info, sys.audit, audit.REFUSE, dict.get, witness.compile_counts
+    take, forget, clear, length, kind = pending.copy, pending.__delitem__, pending.clear, len, type
+    # XLA's compiles since the start, the misses at the last look, records delivered (all, the
+    # learner's), the witness's counts at the start
+    state = {"compiled": 0, "misses": info().misses, "delivered": 0, "learners": 0, "witness": counts()}
 
     def look(after_grader_clear: bool) -> None:
         if get(space, "_cached_compilation") is not cache:
             raise_event(refuse, "replaced JAX's compilation cache (pxla._cached_compilation), which an "
                                 "exercise never needs")
-        compiled, told = info().misses, heard[0]
-        before, told_before = seen
-        seen[0], seen[1] = compiled, told
-        if compiled < before and not after_grader_clear:
+        misses = info().misses
+        if misses < state["misses"] and not after_grader_clear:
             raise_event(refuse, "cleared JAX's compilation caches (jax.clear_caches or a cache's "
                                 "cache_clear), which an exercise never needs: the grader counts "
                                 "compiles against them")
-        new = compiled if compiled < before else compiled - before
-        if new > told - told_before:
-            raise_event(refuse, f"hid {new - (told - told_before)} of {new} XLA compiles from the grader's "
-                                f"listener on JAX's compile events (the listeners were swapped out during "
-                                f"the call), which an exercise never needs")
+        state["compiled"] += misses if misses < state["misses"] else misses - state["misses"]
+        state["misses"] = misses
+        heard = counts()[0] - state["witness"][0]
+        if state["compiled"] > heard:
+            raise_event(refuse, f"hid {state['compiled'] - heard} XLA compiles from the grader's listener "
+                                f"on JAX's compile events (the listeners were swapped out during the call), "
+                                f"which an exercise never needs")
 
     def check() -> None:
         look(False)
@@ -102,7 +104,27 @@ def _compile_count_check(heard: list[int]) -> tuple[Callable[[], None], Callable
     def after_grader_clear() -> None:
         look(True)
 
-    return check, after_grader_clear
+    def deliver() -> tuple:
+        taken = take()
+        forget(slice(0, length(taken)))  # a compile on another thread meanwhile waits for the next reply
+        # Exact types: anything else in the list was put there by the submission, and is dropped.
+        records = tuple([r for r in taken if kind(r) is tuple and length(r) == 4 and kind(r[0]) is str
+                         and kind(r[1]) is bool])
+        look(False)
+        state["delivered"] += length(records)
+        state["learners"] += length([r for r in records if not r[1]])
+        learners = counts()[1] - state["witness"][1]
+        if state["compiled"] > state["delivered"] or learners > state["learners"]:
+            raise_event(refuse, f"kept compiles out of the grader's reply ({state['compiled']} XLA compiles, "
+                                f"{state['delivered']} reported; {learners} of the learner's programs, "
+                                f"{state['learners']} reported as such), which an exercise never needs")
+        return records
+
+    def start() -> None:
+        clear()
+        state.update(compiled=0, misses=info().misses, delivered=0, learners=0, witness=counts())
+
+    return check, after_grader_clear, deliver, start
 
 
 def _threads_check(running: int) -> Callable[[], None]:
@@ -203,7 +225,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server = Server(submission, devices, requests, replies)
     from grader.engine.remote import audit, tripwires
 
-    compile_count_check, server.after_grader_clear = _listen_to_compiles()
+    compile_count_check, server.after_grader_clear, server.deliver_compiles, start_count = _listen_to_compiles()
     from grader.checks import hostreads
 
     hostreads.install_entries()  # before the submission can hold one of jaxlib's reading entries
@@ -222,6 +244,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd))
     hostreads.guard_entries()  # heard by the hook just installed
+    start_count()  # from here the witness's counts are the audit hook's
     server.serve()
     sys.stdout.flush()
     sys.stderr.flush()

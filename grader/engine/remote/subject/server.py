@@ -69,13 +69,14 @@ def _answer_all(server: Server, ended: list[BaseException]) -> None:
     # request could be the submission's replacement (handed the server), put back before any check.
     read, answer, write, replies = server.reader.read, Server.answer, write_frame, server.replies
     refuse_if_changed = server.refuse_if_changed  # a plain function: nothing in it is looked up on a class
+    deliver_compiles = server.deliver_compiles
     try:
         while True:
             try:
                 data = read()
             except SubjectGone:
                 return
-            write(replies, answer(server, data, refuse_if_changed))
+            write(replies, answer(server, data, refuse_if_changed, deliver_compiles))
     except BaseException as error:  # noqa: BLE001 - handed to the main thread, which ends with it
         ended.append(error)
 
@@ -111,6 +112,7 @@ class Server(Translation, Requests):
         self.module: types.ModuleType | None = None
         self.refuse_if_changed: Callable[[], None] = _unwatched  # the tripwires' check, once all is imported
         self.after_grader_clear: Callable[[], None] = _unwatched  # the compile count's, after checks.clear_caches
+        self.deliver_compiles: Callable[[], tuple] | None = None  # the compile records each reply takes
         self.module_path: Path | None = None
         self.request_memo: dict[int, Any] = {}  # this request's arrays sent by value, by the examiner's index
         self.request_ids: dict[int, int] = {}  # id(array) -> its index in request_memo
@@ -164,7 +166,8 @@ class Server(Translation, Requests):
         if ended:
             raise ended[0]  # what ended the subject (a KeyboardInterrupt) ends the process, as before
 
-    def answer(self, data: bytes, refuse_if_changed: Callable[[], None]) -> bytes:
+    def answer(self, data: bytes, refuse_if_changed: Callable[[], None],
+               deliver_compiles: Callable[[], tuple] | None = None) -> bytes:
         """One request's reply. Submission code may run while the request is decoded (one of its pytree
         objects rebuilt by its own unflatten), while it is served and while the reply is encoded: after
         each, `refuse_if_changed` (bound before the submission was imported) runs before anything is
@@ -192,14 +195,15 @@ class Server(Translation, Requests):
                     value = method(request)
                 finally:
                     refuse_if_changed()  # before the capture ends: its exit reads the server's attributes
-            return self._reply({"ok": True, "value": value}, refuse_if_changed)
+            return self._reply({"ok": True, "value": value}, refuse_if_changed, deliver_compiles)
         except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
             refuse_if_changed()  # what failed may be the reply's encoding, which may run submission code
             if issubclass(type(error), KeyboardInterrupt):  # `type`: an `isinstance` may read `__class__`
                 raise
-            return self._reply({"ok": False, "error": error}, refuse_if_changed)
+            return self._reply({"ok": False, "error": error}, refuse_if_changed, deliver_compiles)
 
-    def _reply(self, body: dict, refuse_if_changed: Callable[[], None]) -> bytes:
+    def _reply(self, body: dict, refuse_if_changed: Callable[[], None],
+               deliver_compiles: Callable[[], tuple] | None = None) -> bytes:
         for cell_id, cell in self.cells.items():  # closure variables the call rebound (nonlocal)
             now = cell_value(cell)
             if now is not self.cell_seen.get(cell_id, EMPTY_CELL) and now is not EMPTY_CELL:
@@ -214,6 +218,8 @@ class Server(Translation, Requests):
             type(obj) not in trusted for obj in self.shipped.values())
         self._note_arrays()
         self._note_mirrored()
+        if deliver_compiles is not None:  # every compile since the last reply, on whatever thread it ran
+            self.effects["compiles"] = deliver_compiles()
         body["effects"] = self.effects
         encoder = self.encoder()
         try:
