@@ -258,3 +258,21 @@ def test_a_symlinked_folder_cannot_pull_in_files_from_outside(tmp_path):
     _, copied = build_workspace(tmp_path / "ws", REPO_ROOT, PURITY, submission)
     assert "global_config.py" not in " ".join(copied.files)
     assert "outside the submission" in copied.refused["01_purity/global_config.py"]
+
+
+def test_a_launched_process_that_raises_fails_with_its_own_error(tmp_path):
+    """A check's own failure met where the exercise runs (a multi-process launch's) crosses the wall as
+    that failure, with its message and code, not as an error without a cause."""
+    entry = select(load_manifest(REPO_ROOT / "exercises"), "multiproc-1")[0]
+    answer = (REPO_ROOT / "solutions" / entry.path).read_text()
+    header = "def describe_process(coordinator: str, num_processes: int, process_id: int) -> dict:\n"
+    assert header in answer
+    dest = tmp_path / entry.path
+    dest.parent.mkdir(parents=True)
+    dest.write_text(answer.replace(header, header + '    raise ValueError("bad coordinator address")\n'))
+    report = grade(tmp_path, only=[entry], limits=ROOMY)
+    (graded,) = report.exercises
+    assert graded.score == 0
+    reasons = {c.result.reason for c in graded.checks}
+    assert any("raised ValueError" in r and "bad coordinator address" in r for r in reasons), reasons
+    assert {c.result.code for c in graded.checks} == {"multi-process"}, [c.result.code for c in graded.checks]

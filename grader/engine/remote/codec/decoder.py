@@ -14,6 +14,7 @@ import jax
 import jax.numpy
 import numpy as np
 
+from grader.core.failures import FAILURE_CODES, KataFailure
 from grader.engine.remote.codec.wire import (J, SINGLETONS, VERSION, WireError, decode_dtype, protocol_transfers, qualified, remember_serialized, trusted_class, unpack)
 
 
@@ -137,8 +138,10 @@ def _dec_dataclass(d: Decoder, v: list) -> Any:
 
 
 def decode_exception(d: Decoder, v: list) -> BaseException:
-    """An exception of the same class when it is a built-in, NumPy or JAX one; otherwise a
-    `RemoteError` that names the original class (and is an instance of its nearest trusted base)."""
+    """An exception of the same class when it is a built-in, NumPy or JAX one, or a check's
+    `KataFailure` (its message and code: a failure the check's own code met where the exercise
+    runs, such as a multi-process launch's); otherwise a `RemoteError` that names the original class
+    (and is an instance of its nearest trusted base)."""
     info = v[1]
     message = str(info.get("message", ""))
     kind: type = RemoteError
@@ -151,6 +154,9 @@ def decode_exception(d: Decoder, v: list) -> BaseException:
             kind = found
             break
     original = str(info.get("type", "")).split(":")[-1].rsplit(".", 1)[-1]
+    if info.get("type") == qualified(KataFailure):  # a check's own failure, raised where the exercise runs
+        code = info.get("code")
+        return KataFailure(message, code if code in FAILURE_CODES else "wrong-values")
     if kind is RemoteError or qualified(kind) != info.get("type") or not issubclass(kind, Exception):
         # Only an Exception may cross: a KeyboardInterrupt, SystemExit or GeneratorExit (or a test
         # framework's outcome, a BaseException) raised here would end the examiner, not fail a check.

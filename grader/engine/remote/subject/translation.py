@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from grader.core.failures import KataFailure
 from grader.engine.remote import codec
 from grader.engine.remote.codec import Decoder, Encoder, WireError
 from grader.engine.remote.subject.standins import (EMPTY_CELL, CheckAux, CheckNode, check_node_type, hashable, key_path_entry,
@@ -48,6 +49,8 @@ class Translation:
             return ["req", self.request_ids[id(obj)]]
         if id(obj) in self.shipped_ids and self.shipped.get(self.shipped_ids[id(obj)]) is obj:
             return ["ref", self.shipped_ids[id(obj)]]
+        if type(obj) is KataFailure:  # a check's own failure: by value, as the examiner raises it
+            return None
         if isinstance(obj, CheckNode):
             return ["cnode", e.remember(obj), {"type": obj._aux.type_id, "aux": obj._aux.aux_id,
                                                "children": e.items(obj._children)}]
