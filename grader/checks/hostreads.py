@@ -109,11 +109,11 @@ def _python_entry(entry: Any, name: str, filename: str) -> types.FunctionType:
     """A Python function that calls `entry` (one of its code's constants, so only `__code__`, whose
     reading the audit hook refuses while a block swaps it, leads there), placed in JAX's file: a
     host read's frame walk to its first caller outside JAX passes over it."""
-    from grader.checks.values import _trampoline
+    from grader.checks.values import trampoline
 
     def template(self: Any, /, *args: Any, **kwargs: Any) -> Any: ...
 
-    code = _trampoline(template.__code__, entry).replace(co_name=name, co_qualname=name, co_filename=filename)
+    code = trampoline(template.__code__, entry).replace(co_name=name, co_qualname=name, co_filename=filename)
     return types.FunctionType(code, {"__builtins__": builtins}, name)
 
 
@@ -182,14 +182,14 @@ def start_host_reads() -> None:
 def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], None]:
     """Point `function`'s code at a trampoline to `watching(a copy of function)`; what puts it back.
     The audit hook hears of it as of a swapped function: the submission may not read that code."""
-    from grader.checks.values import _trampoline
+    from grader.checks.values import trampoline
     from grader.runtime.loading import SWAPPED_FUNCTION
 
     saved = function.__code__
     still_original = types.FunctionType(saved, function.__globals__, function.__name__, function.__defaults__,
                                         function.__closure__)
     still_original.__kwdefaults__ = function.__kwdefaults__
-    function.__code__ = _trampoline(saved, watching(still_original))
+    function.__code__ = trampoline(saved, watching(still_original))
     sys.audit(SWAPPED_FUNCTION, function, True)
 
     def put_back() -> None:

@@ -290,7 +290,7 @@ def swap_function(module: Any, name: str, replacement: Callable) -> Iterator[Any
     still_original = types.FunctionType(saved_code, target.__globals__, target.__name__,
                                         target.__defaults__, target.__closure__)
     still_original.__kwdefaults__ = target.__kwdefaults__
-    target.__code__ = _trampoline(saved_code, replacement)
+    target.__code__ = trampoline(saved_code, replacement)
     sys.audit(SWAPPED_FUNCTION, target, True)
     try:
         yield still_original
@@ -316,7 +316,7 @@ _CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARK
 _SLOT = "kata swap: the replacement"  # a constant of the trampoline's source, then the replacement itself
 
 
-def _trampoline(code: types.CodeType, replacement: Callable) -> types.CodeType:
+def trampoline(code: types.CodeType, replacement: Callable) -> types.CodeType:
     """Code that calls `replacement` with the arguments it gets, laid out as `code` is: the same
     parameters (so the function's own defaults still fit), the same free variables (so its closure
     still fits), named as `code` and placed at its file and line. The replacement is one of its
