@@ -61,12 +61,14 @@ class Tripwires:
     """The snapshot, and `refuse_if_changed`, which compares what is there now with it."""
 
     def __init__(self, owners_by_name: list[Any], classes: list[type], every_name: list[types.ModuleType] = (),
-                 entries_of: list[type] = (), objects: list[Any] = ()) -> None:
+                 entries_of: list[type] = (), objects: list[Any] = (), used: frozenset[str] | None = None) -> None:
         """`owners_by_name`: modules (and classes) whose functions, classes and modules are watched;
         `classes`: those whose every entry is watched, and the names they hold; `every_name`: modules
         whose every name is watched, and the contents of their containers; `entries_of`: classes (or
         objects) whose entries at start are watched (names added are not changes); `objects`: live objects whose own
-        attributes must not shadow a callable of their class."""
+        attributes must not shadow a callable of their class; `used`: if given, the only names watched in
+        `owners_by_name` (those the grader's code can look up: another name of NumPy's replaced changes
+        only what the submission computes itself)."""
         spaces, getters, names, before, owners = [], [], [], [], []
 
         def watch(space: dict, kept: list, owner: str) -> None:
@@ -83,8 +85,8 @@ class Tripwires:
         for module in owners_by_name:
             if id(module) not in every:
                 space = vars(module)
-                watch(space, [name for name, value in space.items() if callable(value) or
-                              isinstance(value, types.ModuleType)], module.__name__)
+                watch(space, [name for name, value in space.items() if (callable(value) or isinstance(
+                    value, types.ModuleType)) and (used is None or name in used)], module.__name__)
         for owner in entries_of:
             watch(vars(owner), list(vars(owner)), getattr(owner, "__qualname__", type(owner).__qualname__))
         module_spaces, containers, container_names = [], {}, []
@@ -138,7 +140,37 @@ class Tripwires:
         return Tripwires(modules + jax_classes, classes + _flow_classes() + _mutable_mro(config.State) + [config.Flag],
                          every_name=grader,
                          entries_of=[type(jax.config)] + ([] if server is None else [server.settings]),
-                         objects=_live_objects(server, grader, classes) + [jax.config])
+                         objects=_live_objects(server, grader, classes) + [jax.config], used=_names_used_by(grader))
+
+
+def _names_used_by(modules: list[types.ModuleType]) -> frozenset[str]:
+    """Every name the code of these modules can look up on another object: the names its code objects
+    load (globals, attributes, methods) and its string constants (a `getattr` by name), gathered from
+    their functions, classes and nested code."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    todo = [value for module in modules for value in vars(module).values()]
+    while todo:
+        value = todo.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, types.CodeType):
+            found.update(value.co_names)
+            todo += [const for const in value.co_consts if isinstance(const, (types.CodeType, str, tuple, frozenset))]
+        elif isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, (tuple, frozenset)):
+            todo += list(value)
+        elif isinstance(value, types.FunctionType):
+            todo.append(value.__code__)
+        elif isinstance(value, (staticmethod, classmethod)):
+            todo.append(value.__func__)
+        elif isinstance(value, property):
+            todo += [value.fget, value.fset, value.fdel]
+        elif isinstance(value, type) and value.__module__.startswith("grader"):
+            todo += list(vars(value).values())
+    return frozenset(found)
 
 
 class _Watched:
