@@ -44,17 +44,20 @@ def test_jit_calls_the_host_once_per_call(exercise):
             out = jax.block_until_ready(jitted(args[0]))
         with checks.count_compiles() as again:
             second = jax.block_until_ready(jitted(args[1]))
-    for x, got in zip(xs, (out, second)):
-        checks.assert_shape_dtype(got, (6,), jnp.int32, what="jax.jit(ranks)(x)",
+        direct = jax.block_until_ready(exercise.ranks(args[0]))  # on an array, not traced: the host runs too
+    for x, got, how in zip(xs + xs[:1], (out, second, direct), ("jax.jit(ranks)", "jax.jit(ranks)", "ranks")):
+        checks.assert_shape_dtype(got, (6,), jnp.int32, what=f"{how}(x)",
                                   hint="Declare the result like x's shape, with host_ranks's dtype int32.")
-        checks.assert_close(got, numpy_ranks(x), what=f"jax.jit(ranks)({x.tolist()})")
+        checks.assert_close(got, numpy_ranks(x), what=f"{how}({x.tolist()})")
     shapes = host_calls(host)
     _check_through_host(exercise, shapes, what="jax.jit(ranks)(x)")
     program = checks.program_of(exercise.ranks, args[0], what="ranks")
     checks.assert_uses(program, {"pure_callback"}, what="ranks", tool="jax.pure_callback")
-    if len(shapes) != 2:
-        checks.fail(f"two calls of jax.jit(ranks) ran host_ranks {len(shapes)} times; expected 2, one "
-                    f"per call: the compiled program calls the host function each time it runs.",
+    if len(shapes) != 3:
+        checks.fail(f"two calls of jax.jit(ranks) and one of ranks on an array ran host_ranks {len(shapes)} "
+                    f"times; expected 3, one per call: the compiled program calls the host function each "
+                    f"time it runs, and ranks called on an array calls it too (the task is to compute the "
+                    f"ranks on the host, traced or not).",
                     "host-transfer")
     checks.assert_compiles(first, what="jax.jit(ranks)", calls="its first call", at_most=1)
     checks.assert_compiles(again, what="jax.jit(ranks)", calls="a second call with the same shape",
