@@ -1,6 +1,7 @@
 """Checks for perf-1 (benchmark)."""
 
 import math
+import time
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +27,10 @@ def _slow_function():
         return lax.fori_loop(0, 8000, lambda i, m: jnp.tanh(m) * 0.5 + a * 0.5, a)
 
     return jax.jit(repeated_tanh)
+
+
+# One program per process for the default-clock check: compiled by one request, timed in the next.
+_COMPILED = _slow_function()
 
 
 def _input():
@@ -77,6 +82,34 @@ def test_returns_a_finished_result_and_a_time(exercise):
                         hint="Return the output of the last timed call of f.")
     if not (isinstance(seconds, (int, float, np.floating)) and math.isfinite(seconds) and seconds > 0):
         checks.fail(f"benchmark reported {seconds!r} seconds per call; expected a positive number.", "bad-timing")
+
+
+def _compile_reference(exercise):
+    jax.block_until_ready(_COMPILED(_input()))
+
+
+def _benchmark_compiled(exercise):
+    """benchmark(f, a) with the default clock, f already compiled: the seconds it reported, if a number."""
+    out = exercise.benchmark(_COMPILED, _input(), n_runs=N_RUNS)
+    seconds = out[1] if isinstance(out, tuple) and len(out) == 2 else None
+    number = isinstance(seconds, (int, float, np.floating)) and not isinstance(seconds, bool)
+    return float(seconds) if number else None
+
+
+def test_default_clock_times_the_work(exercise):
+    """With time.perf_counter no read can be watched, so the grader times the whole benchmark itself, from
+    where the exercise's code runs nothing: an answer that waits only for a clock it was handed is caught
+    here. f is compiled by an earlier request, so the timed request runs f n_runs + 1 times and little else."""
+    checks.observe(_compile_reference, exercise)
+    start = time.perf_counter()
+    seconds = checks.observe(_benchmark_compiled, exercise)
+    per_call = (time.perf_counter() - start) / (N_RUNS + 1)
+    if seconds is not None and seconds < per_call / 4:
+        checks.fail(f"with the default clock, benchmark(f, a, n_runs={N_RUNS}) reported {seconds * 1e3:.3g} ms per "
+                    f"call, but timed from outside the whole benchmark took about {per_call * 1e3:.0f} ms per call "
+                    "of f. A time that small measures how fast the calls were queued, not the work: a jitted call "
+                    "returns immediately (async dispatch), so wait for each result before reading the clock, "
+                    f"whichever clock you were handed. See {checks.DOCS}/async_dispatch.html", "bad-timing")
 
 
 def test_compiles_once_across_benchmarks(exercise):

@@ -25,6 +25,8 @@ class Outgoing:
 
     generation: int
     shipped: dict[Any, Any]
+    delivered: set[int]
+    shipping: list[int]
     cells: dict[int, list]
     envelope: set[int]
     plain_types: set[type]
@@ -99,6 +101,11 @@ class Outgoing:
         ship_id = id(obj)
         self.shipped[ship_id] = obj
         index = e.remember(obj)
+        if ship_id in self.delivered and (jitted(obj) or isinstance(obj, (types.FunctionType, type))):
+            # The subject has it from an earlier request of this check (and ignores a body sent again):
+            # a reference, without the body whose parts this message would then name but never define.
+            return ["shipped", index, ship_id]
+        self.shipping.append(ship_id)
         if jitted(obj):
             return ["shipjit", index, {"id": ship_id, "fun": e.encode(obj._fun), "options": e.encode(jit_options(obj))}]
         if isinstance(obj, types.FunctionType):

@@ -38,6 +38,8 @@ class Session(Outgoing, Incoming):
         self.greeted = False
         self.proxies: dict[int, RemoteObject] = {}
         self.shipped: dict[Any, Any] = {}  # our id -> the object shipped (kept alive while the check runs)
+        self.delivered: set[int] = set()  # ids of the functions and classes this subject has, this check
+        self.shipping: list[int] = []  # ... and of those the request being sent ships
         self.array_handles: dict[int, tuple] = {}  # id(array) -> (weak reference, hid, generation)
         self.node_types: dict[int, type] = {}
         self.generation = 0  # a new check, or a new subject: earlier handles mean nothing
@@ -60,6 +62,7 @@ class Session(Outgoing, Incoming):
             self.greeted = False
             self.generation += 1
             self.proxies.clear()
+            self.delivered.clear()
 
     def start(self) -> None:
         if self.subject is not None and self.subject.alive() and self.greeted:
@@ -97,6 +100,7 @@ class Session(Outgoing, Incoming):
         """Forget everything of the check that ended (the subject forgets its side at the next `load`)."""
         self.proxies.clear()
         self.shipped.clear()
+        self.delivered.clear()
         self.cells.clear()
         self.generation += 1
 
@@ -115,6 +119,7 @@ class Session(Outgoing, Incoming):
         own += [parts for parts in (body.get("settings") or {}).values() if isinstance(parts, dict)]
         self.envelope = {id(body)} | {id(container) for container in own}
         encoder = self.encoder()
+        self.shipping = []
         data = encoder.dumps(body)
         memo = encoder.remembered()
         try:
@@ -140,6 +145,8 @@ class Session(Outgoing, Incoming):
         if not isinstance(reply, dict) or "ok" not in reply:
             self.replace()
             raise SubjectFailure("the submission's process sent an answer of the wrong shape", "crash")
+        if reply["ok"] or not isinstance(reply.get("error"), WireError):  # the subject read the request
+            self.delivered.update(self.shipping)
         try:
             self._apply_effects(reply.get("effects") or {}, memo)
         except SubjectFailure as failure:
@@ -150,6 +157,8 @@ class Session(Outgoing, Incoming):
             error = reply.get("error")
             if isinstance(error, MemoryError):
                 self.replace()  # what the subject took may stay taken (the submission can hold it)
+            if os.environ.get(DEBUG_ENV):
+                print(f"[katas] {body.get('op')} failed in the subject: {error!r}", file=sys.stderr)
             raise error if isinstance(error, BaseException) else SubjectFailure("an error without a cause", "crash")
         return reply.get("value")
 

@@ -142,6 +142,10 @@ class Translation:
             return placeholders[int(tag[1])]
         if kind in ("ship", "shipcls", "shipobj", "shipjit"):
             return self._unship(tag, d)
+        if kind == "shipped":  # a function or class an earlier request of this check shipped
+            if int(tag[2]) not in self.shipped:
+                raise WireError("a reference to nothing that was shipped")
+            return d.keep(tag[1], self.shipped[int(tag[2])])
         if kind == "fref":
             return trusted_function(tag[1])
         if kind == "mod":
