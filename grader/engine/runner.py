@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from grader.core.limits import Limits
 from grader.engine.workspace import Workspace
-from grader.runtime import forkserver
+from grader.runtime import forkserver, profiling
 
 
 @dataclass
@@ -174,6 +174,7 @@ def examine(args: list[str], cwd: str, numbers: list[int], *handed: int) -> int:
     import pytest
 
     forkserver.renumber(handed, numbers)
+    profiling.start("examiner")
     os.chdir(cwd)
     sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *args]
     code = pytest.console_main()

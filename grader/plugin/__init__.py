@@ -40,6 +40,7 @@ from grader.plugin import channel, summary
 from grader.plugin.lessons import LessonRepr, PlainReports, learner_traceback, reason
 from grader.plugin.state import STATE, KataState, LearnerRun, configure_jax
 from grader.plugin.timers import CheckTimer, check_timeout
+from grader.runtime import profiling
 from grader.runtime.loading import ExerciseModule, load_exercise
 
 
@@ -159,6 +160,7 @@ def _exit_without_teardown() -> None:
     import logging
 
     logging.shutdown()  # registered before this handler: would run after it
+    profiling.finish()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(_exit_status)
@@ -174,6 +176,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.channel.close()
         # Every result is reported and the grader ends this process's group next: skip the
         # interpreter's teardown of JAX (a few tenths of a second per check process).
+        profiling.finish()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
@@ -432,6 +435,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             # This process ran out of memory: what it holds may starve the next exercise.
             # End it here; the grader carries on with the remaining checks in a fresh one.
             state.channel.flush()
+            profiling.finish()
             os._exit(0)
 
 
