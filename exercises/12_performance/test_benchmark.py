@@ -98,12 +98,19 @@ def _benchmark_compiled(exercise):
 
 def test_default_clock_times_the_work(exercise):
     """With time.perf_counter no read can be watched, so the grader times the whole benchmark itself, from
-    where the exercise's code runs nothing: an answer that waits only for a clock it was handed is caught
-    here. f is compiled by an earlier request, so the timed request runs f n_runs + 1 times and little else."""
+    where the exercise's code runs nothing: an answer that waits only for a clock it was handed, or makes
+    up its seconds when handed the default one, is caught here (the timed calls fit inside that time,
+    and take at least a fair share of it). f is compiled by an earlier request, so the timed request runs f n_runs + 1 times and little else."""
     checks.observe(_compile_reference, exercise)
     start = time.perf_counter()
     seconds = checks.observe(_benchmark_compiled, exercise)
-    per_call = (time.perf_counter() - start) / (N_RUNS + 1)
+    elapsed = time.perf_counter() - start
+    per_call = elapsed / (N_RUNS + 1)
+    if seconds is not None and seconds * N_RUNS > elapsed * 1.05:
+        checks.fail(f"with the default clock, benchmark(f, a, n_runs={N_RUNS}) reported {seconds * 1e3:.3g} ms per "
+                    f"call, but the whole benchmark, warm-up included, took {elapsed * 1e3:.0f} ms timed from "
+                    f"outside: its {N_RUNS} timed calls cannot have taken longer. Report the time the clock "
+                    "measured around the timed calls, divided by n_runs.", "bad-timing")
     if seconds is not None and seconds < per_call / 4:
         checks.fail(f"with the default clock, benchmark(f, a, n_runs={N_RUNS}) reported {seconds * 1e3:.3g} ms per "
                     f"call, but timed from outside the whole benchmark took about {per_call * 1e3:.0f} ms per call "

@@ -245,14 +245,17 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
     why = _FROM_SUBMISSION.get(event)
     if why is None:
         why = next((text for prefix, text in _FROM_SUBMISSION_PREFIXES.items() if event.startswith(prefix)), None)
-    if why in _PROCESS_STARTS:  # by any library on the submission's behalf (subprocess, multiprocessing, pty)
-        return why if _submission_on_stack() else ""
+    if why in _ON_ITS_BEHALF:  # by any library on the submission's behalf (subprocess, multiprocessing, pty;
+        return why if _submission_on_stack() else ""  # functools.singledispatch calling ctypes for it)
     if why and _from_submission():
         return why
     return ""
 
 
 _PROCESS_STARTS = ("starts a process", "runs a shell command", "replaces the process")
+# Refused with the submission anywhere on the stack: any Python frame of a library it calls through is
+# a caller of its own (a `functools.singledispatch` wrapper handing ctypes the submission's arguments).
+_ON_ITS_BEHALF = _PROCESS_STARTS + ("uses ctypes (raw memory)",)
 
 
 def _on_a_thread_of_its_own() -> bool:

@@ -66,7 +66,8 @@ def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Call
     the submission (what it hid before the clear is unknowable), or when XLA compiled more programs
     than the witness heard of (the listeners swapped out during a call); and, as each reply takes its
     records, when the replies so far deliver fewer records than XLA compiled programs (records taken
-    out of the listener's list or of the reply), or fewer of the learner's programs than the witness
+    out of the listener's list or of the reply) or more (records made up, to cover ones taken out
+    later: the list is reachable through the listener JAX keeps), or fewer of the learner's programs than the witness
     judged so (a record's eager flag forged). Everything it reads is bound now: the cache's own
     `cache_info`, the module entry JAX compiles through, `sys.audit`, the witness's count."""
     from jax._src.interpreters import pxla
@@ -114,6 +115,9 @@ def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Call
         state["delivered"] += length(records)
         state["learners"] += length([r for r in records if not r[1]])
         learners = counts()[1] - state["witness"][1]
+        if state["delivered"] > state["compiled"]:  # each record is a compile's: more is a made-up one
+            raise_event(refuse, f"added compile records of its own to the grader's reply ({state['compiled']} "
+                                f"XLA compiles, {state['delivered']} reported), which an exercise never needs")
         if state["compiled"] > state["delivered"] or learners > state["learners"]:
             raise_event(refuse, f"kept compiles out of the grader's reply ({state['compiled']} XLA compiles, "
                                 f"{state['delivered']} reported; {learners} of the learner's programs, "

@@ -31,6 +31,7 @@ class Requests:
         refuse_if_changed = self.refuse_if_changed  # bound before the import runs the submission's code
         self.reset()
         self._restore_settings()
+        self._restore_environment()
         if "chex" in sys.modules:  # chex counts traces per wrapped function, across checks: start afresh
             sys.modules["chex"].clear_trace_counter()
         path = (self.submission / str(request["path"])).resolve()
@@ -51,6 +52,20 @@ class Requests:
         functions = {name: describe(value) for name, value in vars(loaded.module).items()  # may run its code
                      if not name.startswith("__") and callable(value) and not isinstance(value, type)}
         return {"module": module, "functions": functions}
+
+    def _restore_environment(self) -> None:
+        """The process's environment variables as they were before any submission code ran (kept at the
+        first load): a count kept there from one load to the next would tell an answer which check of
+        its file is running, and so when to use the mechanism a later check looks for."""
+        if self.pristine_environment is None:
+            self.pristine_environment = dict(os.environ)
+            return
+        pristine, now = self.pristine_environment, dict(os.environ)
+        for name in now.keys() - pristine.keys():
+            del os.environ[name]
+        for name, value in pristine.items():
+            if now.get(name) != value:
+                os.environ[name] = value
 
     def _restore_settings(self) -> None:
         """Every JAX setting (each config State and each plain Flag) as it was before any submission

@@ -127,6 +127,7 @@ class Server(Translation, Requests):
         # code when it is looked at.
         self.trusted_types: set[type] = set()
         self.pristine_settings: dict[str, tuple] | None = None  # every JAX setting before the submission ran
+        self.pristine_environment: dict[str, str] | None = None  # os.environ before the submission ran
 
     # --- handles -------------------------------------------------------------------------------
 
