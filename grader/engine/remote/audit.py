@@ -13,7 +13,7 @@ Refused:
 - importing the grader, pytest or pluggy (the grader's own code has them already);
 - `gc` object walks (`get_objects`, `get_referrers`, `get_referents`), from anywhere;
 - frame walking: `sys._getframe`, `sys._current_frames`, a traceback's or generator's frame;
-- ctypes (raw memory and foreign calls);
+- ctypes (raw memory and foreign calls), while submission code is on the stack;
 - replacing a function's code, or making functions or code objects from scratch;
 - reading, directly or through inspect or dis, the code of an exercise function while a check has
   it swapped (`SWAPPED_FUNCTION`): the one attribute that tells the swap from a real call;
