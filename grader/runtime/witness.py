@@ -128,9 +128,15 @@ class _Run:
         return f"<function {self.__name__}>"
 
 
-def note_compile() -> None:
-    """A compile event, witnessed and judged (eager or the learner's) on the caller's stack."""
-    _ask("compiled", ())
+def note_compile(record: tuple = ()) -> None:
+    """A compile event, witnessed and judged (eager or the learner's) on the caller's stack; `record`
+    (name, eager, input types, body), kept by the witness until `take_compiles`, eager as judged here."""
+    _ask("compiled", (record,))
+
+
+def take_compiles() -> tuple:
+    """The records of the compiles witnessed since the last take, in order."""
+    return _ask("take compiles", ())
 
 
 def compile_counts() -> tuple[int, int]:
@@ -155,20 +161,28 @@ class Ledger:
         self.watched: dict[int, dict] = {}
         self.is_eager = is_eager  # the compile count's judge, bound by whoever keeps this ledger
         self.compiles = [0, 0]  # compile events witnessed: all of them, those that were the learner's
+        self.compile_records: list = []  # what the grader's listener saw of each, until the next reply
 
-    def compiled(self, frame: Any) -> None:
+    def compiled(self, frame: Any, record: tuple) -> None:
         """One compile event, raised under `frame` (the compile's own stack: whoever raised it cannot
-        choose it), judged here: the grader's listener files the same verdict in its record, where the
-        submission could edit it; the subject compares the two counts (see subject `_compile_count_check`)."""
+        choose it), judged here. Its record is kept here, out of the submission's reach (a list of the
+        listener's own is reachable through the listener JAX keeps), with this verdict in it."""
         self.compiles[0] += 1
-        if self.is_eager is None or not self.is_eager(frame):
+        eager = self.is_eager(frame) if self.is_eager is not None else bool(record and record[1])
+        if not eager:
             self.compiles[1] += 1
+        if _len(record) == 4:
+            self.compile_records.append((record[0], eager, record[2], record[3]))
 
     def answer(self, operation: str, payload: tuple) -> Any:
         if operation == "compiles":
             return _tuple(self.compiles)
         if operation == "compiled":
-            return self.compiled(_getframe(2))  # past answer and _ask: the raiser's frame
+            return self.compiled(_getframe(2), payload[0] if payload else ())  # past answer and _ask: the raiser's
+        if operation == "take compiles":
+            taken = _tuple(self.compile_records)
+            del self.compile_records[:_len(taken)]  # one compiled on another thread meanwhile stays
+            return taken
         if operation in ("watch", "run", "runs"):
             return self._watched(operation, payload)
         if operation == "start":

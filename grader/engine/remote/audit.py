@@ -127,7 +127,8 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
                 if args[0] == "compiled":  # judged on the raiser's own stack, read by the hook alone
                     _state.busy = True
                     try:
-                        args[2].append(ledger.compiled(frame_of(1)))
+                        record = args[1][0] if type(args[1]) is tuple and args[1] else ()
+                        args[2].append(ledger.compiled(frame_of(1), record if type(record) is tuple else ()))
                     finally:
                         _state.busy = False
                     return

@@ -20,10 +20,10 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
     """Note every XLA compile: name, eager or not, input types, for the next reply to deliver.
 
     JAX keeps its listeners in a list any code can read, so this one holds nothing that leads to the
-    server (a submission that reached it could rewrite every reply): its records wait in a list of
-    its own, on whatever thread the compile ran (a thread pool's too), until the server takes them
-    into a reply. Each compile is also told to the audit hook's witness, which judges eager or not
-    on the compile's own stack and keeps the counts out of the submission's reach.
+    server or to its records (a submission that reached them could rewrite every reply): each
+    compile, on whatever thread it ran (a thread pool's too), is told to the audit hook's witness,
+    which judges eager or not on the compile's own stack and keeps the record and the counts out of
+    the submission's reach until the server takes them into a reply.
 
     What a reply delivers is checked against counts the submission cannot wind back unseen: the
     misses of JAX's compilation cache (`pxla._cached_compilation`, one per program XLA compiles) and
@@ -40,28 +40,24 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
     spy = compiles.LoweringSpy(quiet_below=logger.getEffectiveLevel())
     logger.addFilter(spy)
     logger.setLevel(logging.DEBUG)
-    pending: list[tuple] = []
 
     # What it reads is bound here, positional-only, once: a module's name looked up at each compile
     # could be swapped for the length of one request (an event name that equals nothing, a helper that
     # keeps the frames it is handed) and back, unseen by the tripwires.
     def listener(event: str, duration: float, compile_event: str = str(compiles.COMPILE_EVENT),
-                 take: Any = spy.take, is_eager: Any = compiles.is_eager, frame_of: Any = sys._getframe,
-                 witnessed: Any = witness.note_compile, keep: Any = pending.append, /, **kwargs: Any) -> None:
+                 take: Any = spy.take, witnessed: Any = witness.note_compile, /, **kwargs: Any) -> None:
         if event != compile_event:
             return
         signature, body = take()
-        witnessed()
-        keep((str(kwargs.get("fun_name", "")), is_eager(frame_of(1)),
-              None if signature is None else tuple((tuple(s), d) for s, d in signature),
-              None if body is None else (tuple((tuple(s), d) for s, d in body[0]), tuple(sorted(body[1])))))
+        witnessed((str(kwargs.get("fun_name", "")), False,
+                   None if signature is None else tuple((tuple(s), d) for s, d in signature),
+                   None if body is None else (tuple((tuple(s), d) for s, d in body[0]), tuple(sorted(body[1])))))
 
     jax.monitoring.register_event_duration_secs_listener(listener)
-    return _compile_count_check(pending)
+    return _compile_count_check()
 
 
-def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Callable[[], None],
-                                                         Callable[[], tuple], Callable[[], None]]:
+def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None]]:
     """Refuse, after submission code returns, when JAX's compilation cache was replaced or cleared by
     the submission (what it hid before the clear is unknowable), or when XLA compiled more programs
     than the witness heard of (the listeners swapped out during a call); and, as each reply takes its
@@ -77,7 +73,7 @@ def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Call
 
     space, cache = vars(pxla), pxla._cached_compilation
     info, raise_event, refuse, get, counts = cache.cache_info, sys.audit, audit.REFUSE, dict.get, witness.compile_counts
-    take, forget, clear, length, kind = pending.copy, pending.__delitem__, pending.clear, len, type
+    take, length, kind = witness.take_compiles, len, type
     # XLA's compiles since the start, the misses at the last look, records delivered (all, the
     # learner's), the witness's counts at the start
     state = {"compiled": 0, "misses": info().misses, "delivered": 0, "learners": 0, "witness": counts()}
@@ -106,8 +102,7 @@ def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Call
         look(True)
 
     def deliver() -> tuple:
-        taken = take()
-        forget(slice(0, length(taken)))  # a compile on another thread meanwhile waits for the next reply
+        taken = take()  # a compile on another thread after this waits for the next reply
         # Exact types: anything else in the list was put there by the submission, and is dropped.
         records = tuple([r for r in taken if kind(r) is tuple and length(r) == 4 and kind(r[0]) is str
                          and kind(r[1]) is bool])
@@ -125,7 +120,7 @@ def _compile_count_check(pending: list[tuple]) -> tuple[Callable[[], None], Call
         return records
 
     def start() -> None:
-        clear()
+        take()
         state.update(compiled=0, misses=info().misses, delivered=0, learners=0, witness=counts())
 
     return check, after_grader_clear, deliver, start
