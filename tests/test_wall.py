@@ -130,9 +130,10 @@ def test_what_the_audit_refuses_is_flagged_for_review(attacked, name):
     report = attacked(name)
     assert report.needs_review, f"{name} was refused, so a person should look"
     assert any("refused" in note for note in report.review_notes()), report.review_notes()
-    refused = [e for e in report.exercises if e.code == "refused"]
-    assert refused, "the exercise that did it failed as refused"
-    assert all("never needs" in e.reason for e in refused)
+    # The check that met it fails as refused (an earlier check of the exercise may have failed first).
+    refused = [c.result for e in report.exercises for c in e.checks if c.result.code == "refused"]
+    assert refused, "the check that did it failed as refused"
+    assert all("never needs" in c.reason for c in refused)
 
 
 def test_processes_started_from_unsolved_stubs_are_flagged_for_review(attacked):
