@@ -49,7 +49,7 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
         if event != compile_event:
             return
         signature, body = take()
-        witnessed((str(kwargs.get("fun_name", "")), False,
+        witnessed((str(kwargs.get("fun_name", "")), False,  # eager or not: the witness judges
                    None if signature is None else tuple((tuple(s), d) for s, d in signature),
                    None if body is None else (tuple((tuple(s), d) for s, d in body[0]), tuple(sorted(body[1])))))
 
@@ -62,9 +62,8 @@ def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Call
     the submission (what it hid before the clear is unknowable), or when XLA compiled more programs
     than the witness heard of (the listeners swapped out during a call); and, as each reply takes its
     records, when the replies so far deliver fewer records than XLA compiled programs (records taken
-    out of the listener's list or of the reply) or more (records made up, to cover ones taken out
-    later: the list is reachable through the listener JAX keeps), or fewer of the learner's programs than the witness
-    judged so (a record's eager flag forged). Everything it reads is bound now: the cache's own
+    out of the reply) or more (records made up, to cover ones taken out later), or fewer of the
+    learner's programs than the witness judged so. Everything it reads is bound now: the cache's own
     `cache_info`, the module entry JAX compiles through, `sys.audit`, the witness's count."""
     from jax._src.interpreters import pxla
 
@@ -103,7 +102,7 @@ def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Call
 
     def deliver() -> tuple:
         taken = take()  # a compile on another thread after this waits for the next reply
-        # Exact types: anything else in the list was put there by the submission, and is dropped.
+        # Exact types: anything else is not a record of the listener's, and is dropped.
         records = tuple([r for r in taken if kind(r) is tuple and length(r) == 4 and kind(r[0]) is str
                          and kind(r[1]) is bool])
         look(False)
