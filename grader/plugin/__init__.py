@@ -26,9 +26,10 @@ import atexit
 import contextlib
 import json
 import os
+import random
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,8 @@ def predictions(request: pytest.FixtureRequest) -> Any:
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    """Run checks in the manifest's teaching order."""
+    """Run exercises in the manifest's teaching order; a learner's checks in file order within each,
+    a graded submission's in an order drawn afresh for each run (see `_draw_order`)."""
     state = config.stash[STATE]
 
     def position(item: pytest.Item) -> int:
@@ -244,6 +246,29 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return -1 if entry is None else entry.index
 
     items.sort(key=position)  # stable: checks keep their file order within an exercise
+    state.file_order = [item.nodeid for item in items]
+    if state.channel is not None:
+        _draw_order(items, position)
+
+
+def _draw_order(items: list[pytest.Item], position: Callable[[pytest.Item], int]) -> None:
+    """Shuffle each exercise's checks, with a seed the submission never sees.
+
+    Every check of an exercise runs in one subject process, which keeps what the submission stores
+    from one load to the next (a library module's attribute, a scratch file). In a fixed order, a
+    count kept there would name the check running, and an answer could use the mechanism only in
+    the one that looks for it; in a drawn order it names a check only by luck.
+    """
+    draw = random.SystemRandom()
+    start = 0
+    while start < len(items):
+        end = start
+        while end < len(items) and position(items[end]) == position(items[start]):
+            end += 1
+        group = items[start:end]
+        draw.shuffle(group)
+        items[start:end] = group
+        start = end
 
 
 # Failures after which an exercise's other checks are not run: each would cost the same
@@ -459,7 +484,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             from grader.engine.remote.examiner import serve_devices as entry  # its subject imports the exercise
         worker.start_worker(n_devices, entry)
     checks = []
-    for item in session.items:
+    in_file_order = {nodeid: index for index, nodeid in enumerate(state.file_order)}
+    for item in sorted(session.items, key=lambda item: in_file_order.get(item.nodeid, len(in_file_order))):
         entry = state.exercise_for(Path(item.path))
         checks.append({"nodeid": item.nodeid, "exercise": entry.id if entry else None,
                        "hidden": Path(item.path).name.startswith("hidden_test_")})

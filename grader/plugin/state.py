@@ -52,6 +52,7 @@ class KataState:
     restart: bool = False  # the grader's process must end after this check's report
     session: Any = None  # under --examiner: the connection to the subject that imports the exercises
     results: dict[str, list[str]] | None = None  # under --kata-results: nodeid -> [outcome, code]
+    file_order: list[str] = field(default_factory=list)  # the checks' nodeids in teaching and file order
     _exercise_of: dict[str, Exercise | None] = field(default_factory=dict)
     _prediction_texts: dict[str, str | None] = field(default_factory=dict)
 
