@@ -51,6 +51,22 @@ def test_json_results_follow_the_schema(runs):
             assert check["duration"] >= 0
 
 
+def test_the_report_lists_each_exercises_checks_in_file_order(runs):
+    """Checks run in a drawn order when graded (see test_plugin); the report keeps the files' order, visible
+    checks first, so two gradings of one submission read alike."""
+    import ast
+
+    graded = reports.to_json(runs.get("stubs"))
+    for entry, exercise in zip(graded["exercises"], EXERCISES):
+        names = [check["name"] for check in entry["checks"]]
+        visible = [name for name in names if not name.split("::")[0].split("/")[-1].startswith("hidden_")]
+        assert names[:len(visible)] == visible, f"{exercise.id}: hidden checks listed among visible ones"
+        tree = ast.parse((REPO_ROOT / "exercises" / exercise.check_path).read_text())
+        defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
+        listed = list(dict.fromkeys(name.split("::")[1].split("[")[0] for name in visible))
+        assert listed == [name for name in defined if name in listed], f"{exercise.id}: {listed} vs {defined}"
+
+
 def test_every_failure_carries_a_known_code(runs):
     """The class report groups failures by code: every failed check of the stubs has one."""
     from grader.checks import FAILURE_CODES

@@ -78,3 +78,21 @@ def test_each_load_is_a_fresh_module(tmp_path):
     first, second = load_exercise(tmp_path / "x.py", "x.py"), load_exercise(tmp_path / "x.py", "x.py")
     first.STATE.append(1)
     assert second.STATE == []
+
+
+def test_a_graded_run_draws_each_exercises_order_and_keeps_exercises_in_teaching_order():
+    """A count the submission keeps from one load to the next must not name the check running."""
+    from types import SimpleNamespace
+
+    from grader.plugin import _draw_order
+
+    exercise = {f"a{i}": 0 for i in range(6)} | {f"b{i}": 1 for i in range(6)}
+    file_order = [SimpleNamespace(nodeid=name) for name in exercise]
+    drawn = set()
+    for _ in range(20):
+        items = list(file_order)
+        _draw_order(items, lambda item: exercise[item.nodeid])
+        names = [item.nodeid for item in items]
+        assert sorted(names[:6]) == [f"a{i}" for i in range(6)] and sorted(names[6:]) == [f"b{i}" for i in range(6)]
+        drawn.add(tuple(names))
+    assert len(drawn) > 1, "twenty draws of 6! orders each came out the same"
