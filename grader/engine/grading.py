@@ -389,7 +389,9 @@ def _score(entry: Exercise, checks: list[Check], refused: str | None, run_error:
         return ExerciseGrade(entry, checks, 0, run_error or "no checks ran for this exercise", flags, "not-run")
     failed = [c for c in checks if not c.result.passed]
     if failed:
-        first = failed[0]
+        # The cause, not a consequence: a check skipped because another failed hard names it already
+        # (checks run in a drawn order, so the one that failed hard may come later in the file).
+        first = next((c for c in failed if c.result.code != "not-run"), failed[0])
         where = "a hidden check" if first.hidden else first.name
         return ExerciseGrade(entry, checks, 0, f"{where}: {first.result.reason}", flags,
                              first.result.code or "error")
