@@ -43,7 +43,7 @@ REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "fram
            "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
            "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch",
            "codec_tuple", "config_property", "swap_code_sniff", "timed_mutation", "pool_frame_joined",
-           "ctypes_library_frame"}
+           "ctypes_library_frame", "warning_del_reply"}
 
 
 def _attack_text(name: str) -> str:
@@ -679,3 +679,32 @@ def test_the_subject_reads_and_restores_jax_flags_too(tmp_path):
         jax.config.update(name, False)
         os.close(requests)
         os.close(replies)
+
+
+def test_what_was_warned_crosses_as_text_without_running_the_submissions_code():
+    """A call's warnings go back as (category, text); the text is read only from Python's own warning
+    classes, since the capture ends where the server works (a `__str__` of the answer's would run there)."""
+    import warnings
+
+    from grader.engine.remote.subject.server import _plain_warning
+
+    ran = []
+
+    class Loud:
+        def __str__(self):
+            ran.append("str")
+            return "loud"
+
+    class OwnWarning(UserWarning):
+        def __str__(self):
+            ran.append("own")
+            return "own"
+
+    def record(message, category):
+        return warnings.WarningMessage(message, category, "x.py", 1)
+
+    assert _plain_warning(record(UserWarning("plain text"), UserWarning)) == [UserWarning, "plain text"]
+    assert _plain_warning(record(RuntimeWarning("overflow"), RuntimeWarning)) == [RuntimeWarning, "overflow"]
+    assert _plain_warning(record(UserWarning(Loud()), UserWarning))[0] is UserWarning
+    assert _plain_warning(record(OwnWarning("x"), OwnWarning))[0] is UserWarning
+    assert ran == [], ran

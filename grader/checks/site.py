@@ -36,6 +36,8 @@ class Site(Protocol):
 
     def on_devices(self, n_devices: int, check: Callable, exercise: Any) -> dict: ...
 
+    def held_there(self, value: Any) -> bool: ...
+
 
 _current: Site | None = None
 _protocol_folders: list[str] = []

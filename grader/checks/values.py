@@ -30,7 +30,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
-    _refuse_leaked_tracers(actual, what=what)
+    _refuse_unreadable(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
@@ -47,14 +47,23 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
             fail(sentence(f"{where} {verb} {short(got)}; expected {short(want)}.", hint))
 
 
-def _refuse_leaked_tracers(actual: Any, *, what: str) -> None:
-    """No leaf of `actual` is a tracer: a value that escaped the JAX transformation it was computed in.
+def _refuse_unreadable(actual: Any, *, what: str) -> None:
+    """No leaf of `actual` is a tracer, or an object the exercise's process kept instead of a value.
 
-    Comparing one would fail inside NumPy with "a traced value was handed to NumPy", a false cause
-    when the answer never called NumPy: its value was saved on the side while tracing.
+    A tracer is a value that escaped the JAX transformation it was computed in: comparing one would
+    fail inside NumPy with "a traced value was handed to NumPy", a false cause when the answer never
+    called NumPy (its value was saved on the side while tracing). An object of the answer's own that
+    only acts like an array (its values computed when they are read) would do its work after the
+    checks that watch the call (its compiles, its host reads) have looked.
     """
     __tracebackhide__ = True
+    here = site.current()
     for path, leaf in jax.tree_util.tree_flatten_with_path(actual)[0]:
+        if here is not None and here.held_there(leaf):
+            where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
+            fail(f"{where} is an object of the exercise's own ({leaf.__name__}), not an array: return "
+                 f"arrays (or a pytree of them: tuples, lists, dicts, registered classes) whose values "
+                 f"are computed when the function runs.", "not-pytree")
         if isinstance(leaf, jax.core.Tracer):
             where = f"{what}: {jax.tree_util.keystr(path)}" if path else what
             fail(f"{where} is a tracer, not an array: a value computed inside a JAX transformation "
@@ -84,7 +93,7 @@ def _structure(tree: Any) -> str:
 def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str, hint: str = "") -> None:
     """`x` is an array of exactly this shape and dtype."""
     __tracebackhide__ = True
-    _refuse_leaked_tracers(x, what=what)
+    _refuse_unreadable(x, what=what)
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if got_shape is None or got_dtype is None or not _holds(chex.assert_shape, x, tuple(shape)) \
             or not _holds(chex.assert_type, x, np.dtype(dtype)):
@@ -365,7 +374,7 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
     """
     __tracebackhide__ = True
     swap = f"with `{swapped}` swapped for another function"
-    _refuse_leaked_tracers(actual, what=what)
+    _refuse_unreadable(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
                       shape_hint), "wrong-shape")

@@ -130,6 +130,11 @@ class RemoteSite:
         finally:
             self.session.deadline = saved
 
+    def held_there(self, value: Any) -> bool:
+        """Whether `value` stands for an object the subject kept (one the encoder could not send as
+        data): reading it asks the subject, which may only then run the work it stands for."""
+        return isinstance(value, RemoteObject)
+
     def on_devices(self, n_devices: int, check: Any, exercise: Any) -> dict:
         from grader.runtime.worker import ask_worker
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import itertools
 import sys
 import threading
 import types
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -191,11 +193,16 @@ class Server(Translation, Requests):
             method = getattr(self, f"op_{op}", None)
             if method is None:
                 raise WireError(f"unknown request {op!r}")
-            with self._captured():
-                try:
+            captured: dict = {}
+            try:
+                with self._captured(captured):
                     value = method(request)
-                finally:
-                    refuse_if_changed()  # before the capture ends: its exit reads the server's attributes
+            finally:
+                # After the capture ended: its end lets go of what was warned, which may run the
+                # submission's code (a warning's `__del__`), so the look comes after it, before anything
+                # is looked up on a class again.
+                refuse_if_changed()
+                self.effects.update(captured)
             return self._reply({"ok": True, "value": value}, refuse_if_changed, deliver_compiles)
         except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
             refuse_if_changed()  # what failed may be the reply's encoding, which may run submission code
@@ -233,22 +240,25 @@ class Server(Translation, Requests):
             refuse_if_changed()
         return reply
 
+    @staticmethod
     @contextlib.contextmanager
-    def _captured(self):
-        import warnings
-
+    def _captured(into: dict):
+        """What the call printed and warned, into `into` as plain text, running none of the submission's
+        code on the way (a warning's text is read only from JAX's and Python's own warning classes)."""
         capture = Capture()
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = capture.out, capture.err
+        caught: list = []
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 yield
         finally:
             sys.stdout, sys.stderr = saved
-            self.effects["out"] = capture.out.getvalue()[-200000:]
-            self.effects["err"] = capture.err.getvalue()[-200000:]
-            self.effects["warnings"] = [[w.category, str(w.message)[:2000]] for w in caught[:20]]
+            into["out"] = capture.out.getvalue()[-200000:]
+            into["err"] = capture.err.getvalue()[-200000:]
+            into["warnings"] = [_plain_warning(w) for w in caught[:20]]
+            caught.clear()  # what was warned goes now, before the look that follows
 
     # --- what a request changed ------------------------------------------------------------------
 
@@ -318,3 +328,24 @@ class Server(Translation, Requests):
             return
         with mesh_lib.use_abstract_mesh(mesh):
             yield
+
+
+# Python's own warning classes, bound before any submission code runs: a warning of another class (the
+# submission's own) is passed on by its nearest kind only, its text unread (its `__str__` is the
+# submission's code, which must not run where the server works).
+_WARNING_MESSAGE = warnings.WarningMessage
+_PYTHON_WARNINGS = tuple(cls for cls in vars(builtins).values() if isinstance(cls, type) and issubclass(cls, Warning))
+_fields_of = vars
+
+
+def _plain_warning(record: Any) -> list:
+    if type(record) is not _WARNING_MESSAGE:
+        return [UserWarning, "a warning the grader could not read"]
+    fields = _fields_of(record)  # its own slots: a property put on the record's class is not called
+    category, message = fields.get("category"), fields.get("message")
+    category = next((known for known in _PYTHON_WARNINGS if category is known), None)
+    if category is None or type(message) is not category:
+        return [category or UserWarning, "a warning of the exercise's own class (its text is not read)"]
+    if not all(type(part) is str for part in message.args):
+        return [category, "a warning whose text is not a plain string (not read)"]
+    return [category, str(message)[:2000]]
