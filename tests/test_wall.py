@@ -88,6 +88,17 @@ def test_an_attack_from_unsolved_stubs_scores_nothing(attacked, name):
     assert all(e.checks for e in report.exercises), "every exercise is still graded, check by check"
 
 
+@pytest.mark.parametrize("name, words", [
+    ("compile_in_flatten", "while its value was being sent back"),
+    ("lazy_result", "an object of the exercise's own (_Later), not an array"),
+])
+def test_work_left_for_after_the_call_fails_as_such(attacked, name, words):
+    """An answer whose work runs after its call returned (while its value is encoded, or when a check
+    reads a handle) would compile where no count is open: it fails, saying so."""
+    reasons = [check.result.reason for e in attacked(name).exercises for check in e.checks]
+    assert any(words in reason for reason in reasons), reasons
+
+
 # Values right, mechanism wrong: the answers the forgeries are for (one recompiles per value, one writes
 # its result back into the caller's dict). Each forging attack is appended to them as well as to stubs.
 WRONG_MECHANISMS = {"purity-1": "global_config/mimic_static_temperature.py",

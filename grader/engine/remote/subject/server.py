@@ -238,6 +238,12 @@ class Server(Translation, Requests):
             return self.encoder().dumps({"ok": False, "error": failure, "effects": self.effects})
         if met_foreign or encoder.met_foreign:
             refuse_if_changed()
+            if deliver_compiles is not None and any(not record[1] for record in deliver_compiles()):
+                # The answer's own code, run while its value was encoded (a pytree's flatten), compiled
+                # a program of the learner's: work done after the call returned, out of its count.
+                raise RuntimeError("the answer compiled a program while its value was being sent back (its "
+                                   "pytree's flatten, or an array-like's conversion, ran JAX work after the "
+                                   "function returned): return values the call has computed")
         return reply
 
     @staticmethod
