@@ -719,3 +719,22 @@ def test_what_was_warned_crosses_as_text_without_running_the_submissions_code():
     assert _plain_warning(record(UserWarning(Loud()), UserWarning))[0] is UserWarning
     assert _plain_warning(record(OwnWarning("x"), OwnWarning))[0] is UserWarning
     assert ran == [], ran
+
+
+def test_a_sealed_class_refuses_every_assignment_and_names_it_for_review():
+    """The subject seals the grader's classes before the submission runs: a method swapped for a moment
+    (and put back before the tripwires look) is refused at the swap, however it is spelled."""
+    from grader.engine.remote.subject import sealing
+
+    class Served:
+        def reply(self):
+            return "ours"
+
+    assert sealing.seal([Served]) == 1
+    for swap in (lambda: setattr(Served, "reply", None), lambda: type.__setattr__(Served, "reply", None),
+                 lambda: delattr(Served, "reply"), lambda: setattr(Served, "added", property(len))):
+        with pytest.raises(TypeError) as refused:
+            swap()
+        assert "Served." in sealing.change_refused(refused.value)
+    assert Served().reply() == "ours"
+    assert sealing.change_refused(TypeError("cannot set 'x' attribute of immutable type 'int'")) == ""

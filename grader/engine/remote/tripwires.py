@@ -197,6 +197,12 @@ def _live_objects(server: Any, modules: list[types.ModuleType], classes: list[ty
     return [obj for obj in candidates if id(type(obj)) in grader_classes and hasattr(obj, "__dict__")]
 
 
+def grader_classes() -> list[type]:
+    """The classes of every grader module loaded now (see `_grader_classes`)."""
+    return _grader_classes([module for name, module in sys.modules.items()
+                            if module is not None and (name == "grader" or name.startswith("grader."))])
+
+
 def _grader_classes(modules: list[types.ModuleType]) -> list[type]:
     """The classes the grader's modules define, their nested classes and the grader's bases of each."""
     defined_in = {module.__name__ for module in modules}

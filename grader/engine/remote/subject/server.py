@@ -16,7 +16,9 @@ from grader.checks.witnessed import bind_settings, setting_readers
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import FrameReader, SubjectGone, write_frame
 from grader.engine.remote.protocol import SETTINGS
+from grader.engine.remote.audit import refuse_now
 from grader.engine.remote.subject.requests import Requests
+from grader.engine.remote.subject.sealing import change_refused
 from grader.engine.remote.subject.standins import EMPTY_CELL, Capture, cell_value, contents_of, mirrorable, same_content, content_signature
 from grader.engine.remote.subject.translation import Translation
 
@@ -206,6 +208,9 @@ class Server(Translation, Requests):
             return self._reply({"ok": True, "value": value}, refuse_if_changed, deliver_compiles)
         except BaseException as error:  # noqa: BLE001 - every failure goes back to the examiner
             refuse_if_changed()  # what failed may be the reply's encoding, which may run submission code
+            refused = change_refused(error)
+            if refused:
+                refuse_now(refused)
             if issubclass(type(error), KeyboardInterrupt):  # `type`: an `isinstance` may read `__class__`
                 raise
             return self._reply({"ok": False, "error": error}, refuse_if_changed, deliver_compiles)
