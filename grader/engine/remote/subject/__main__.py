@@ -231,8 +231,8 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server.trusted_types = types_loaded_now()  # before the submission is imported
     from grader.engine.remote.subject import sealing
 
-    tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
     sealing.seal(tripwires.grader_classes())  # a method swapped and put back within a window: refused
+    tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
     forkserver.listen_now()  # the grader's own thread, started before the count is taken
     threads_check = _threads_check(running=_thread._count() + 1)  # and the one `serve` answers on
 

@@ -21,7 +21,6 @@ _IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE
 _FLAGS_OFFSET = 21 * 8  # tp_flags in CPython 3.10-3.12's PyTypeObject, 64-bit: checked against __flags__
 
 
-_sealed_names: set[str] = set()
 _REFUSED_TEXT = re.compile(r"cannot (?:set|delete) '([^']{1,100})' attribute of immutable type '([^']{1,100})'")
 
 
@@ -36,7 +35,6 @@ def seal(classes: list[type]) -> int:
         if flags.value != cls.__flags__:  # not the layout known: leave it to the tripwires
             continue
         flags.value |= _IMMUTABLE_TYPE
-        _sealed_names.add(cls.__name__)
         sealed += 1
     return sealed
 
@@ -47,6 +45,12 @@ def change_refused(error: BaseException) -> str:
     if type(error) is not TypeError or len(error.args) != 1 or type(error.args[0]) is not str:
         return ""
     found = _REFUSED_TEXT.search(error.args[0])
-    if found is None or found.group(2) not in _sealed_names:
+    if found is None or not _is_sealed_grader_class(found.group(2)):
         return ""
     return f"changed {found.group(2)}.{found.group(1)}, a class of the grader's, which an exercise never needs"
+
+
+def _is_sealed_grader_class(name: str) -> bool:
+    from grader.engine.remote.tripwires import grader_classes
+
+    return any(cls.__name__ == name and cls.__flags__ & _IMMUTABLE_TYPE for cls in grader_classes())
