@@ -232,6 +232,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     from grader.engine.remote.subject import sealing
 
     sealing.seal(tripwires.grader_classes())  # a method swapped and put back within a window: refused
+    sealing.watch_refusals_nobody_catches()
     tripwires_check = tripwires.Tripwires.of_grader_and_jax(server).refuse_if_changed
     forkserver.listen_now()  # the grader's own thread, started before the count is taken
     threads_check = _threads_check(running=_thread._count() + 1)  # and the one `serve` answers on

@@ -11,6 +11,7 @@ from typing import Any
 from grader.engine.remote import codec
 from grader.engine.remote.codec import WireError
 from grader.engine.remote.protocol import SETTINGS
+from grader.engine.remote.subject.sealing import change_refused
 from grader.engine.remote.subject.standins import unflatten_one, describe
 
 
@@ -44,6 +45,9 @@ class Requests:
             with self._settings(request.get("settings"), self.settings):
                 loaded = load_exercise(path, str(request["label"]))
         except KataFailure as failure:
+            refused = change_refused(failure.__cause__)  # a sealed class's refusal, met while importing
+            if refused:
+                audit.refuse_now(refused)
             return {"failure": [failure.code, str(failure)]}
         finally:
             refuse_if_changed()  # before the server is used again

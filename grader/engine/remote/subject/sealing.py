@@ -39,7 +39,24 @@ def seal(classes: list[type]) -> int:
     return sealed
 
 
-def change_refused(error: BaseException) -> str:
+def watch_refusals_nobody_catches() -> None:
+    """Flag a sealed class's refusal that Python only prints: raised in a `__del__` or a callback,
+    it never reaches the request's answer. A submission may replace this hook; what it then hides
+    is a flag, never the change, which the seal refused all the same."""
+    from grader.engine.remote.audit import refuse_now  # bound now, before any submission code runs
+
+    printed = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        refused = change_refused(unraisable.exc_value)
+        if refused:
+            refuse_now(refused)
+        printed(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def change_refused(error: BaseException | None) -> str:
     """What a sealed class refused, if `error` is that refusal (Python's own TypeError, read without
     running the submission's code), for the review flag; "" otherwise."""
     if type(error) is not TypeError or len(error.args) != 1 or type(error.args[0]) is not str:
