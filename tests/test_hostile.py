@@ -8,6 +8,7 @@ keep each case to one short child process.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -149,9 +150,14 @@ def test_endless_loops_time_out_in_python_and_in_native_code(graded):
     report, by_id = _grade(graded, "endless_loops")
     assert _scores(by_id) == {"purity-1": 0, "purity-2": 1, "purity-3": 1, "purity-4": 0}
     assert by_id["purity-1"].reason.endswith("timed out after 6 s in purity-1")
-    # Stuck inside XLA, where Python cannot interrupt it: the examiner, waiting for its answer, is
-    # not stuck, so the limit ends the check on time, and the subject is killed.
-    assert by_id["purity-4"].reason.endswith("timed out after 6 s in purity-4")
+    # Stuck inside XLA, where Python cannot interrupt it. A check that calls the function directly has
+    # the examiner waiting for the subject's answer, not stuck: the limit ends the check on time and
+    # the subject is killed. The hidden check runs the traced program in the examiner itself, which is
+    # then stuck: the runner kills the check process a grace period later. The order is drawn, so
+    # either may come first.
+    assert by_id["purity-4"].code == "timeout", by_id["purity-4"].reason
+    assert re.search(r"timed out after 6 s (\(stuck; the check process was killed\) )?in purity-4$",
+                     by_id["purity-4"].reason), by_id["purity-4"].reason
 
 
 def test_a_huge_allocation_hits_the_memory_limit(graded):

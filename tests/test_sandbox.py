@@ -29,6 +29,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "submissions"
 ROOMY = Limits(check_seconds=60, submission_seconds=900)  # a busy machine never fails an honest check
 SHORT = Limits(check_seconds=6, hang_grace=2, submission_seconds=300)  # for the endless loop
 FEW_FILES = Limits(check_seconds=60, submission_seconds=900, scratch_files=1000)  # the fixture makes 3000
+FEW_BYTES = Limits(check_seconds=60, submission_seconds=900, scratch_bytes=32 << 20)  # the fixture writes 64 MiB
 
 
 def _namespaces() -> sandbox.Isolation:
@@ -55,6 +56,7 @@ CASES = {  # name -> (fixture, isolation mode, limits)
     "import_loop": ("import_loop", sandbox.NAMESPACES, SHORT),
     "many_files": ("many_files", sandbox.NAMESPACES, FEW_FILES),
     "many_files_fallback": ("many_files", sandbox.PROCESS, FEW_FILES),
+    "big_files_fallback": ("big_files", sandbox.PROCESS, FEW_BYTES),
 }
 
 
@@ -122,7 +124,17 @@ def test_too_many_scratch_files_cost_that_exercise_only(graded, case):
     report = graded(case)
     by_id = {e.exercise.id: e for e in report.exercises}
     assert _scores(report) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, by_id["purity-2"].reason
-    assert "more than 1000 files in its scratch folders" in by_id["purity-2"].reason, by_id["purity-2"].reason
+    assert "more than 1000 files and folders in its scratch folders" in by_id["purity-2"].reason, \
+        by_id["purity-2"].reason
+
+
+def test_bytes_written_past_the_limit_cost_that_exercise_only_without_the_sandbox(graded):
+    """Without the sandbox's sized file systems, the keeper bounds each scratch folder's bytes (blocks
+    taken), and empties the folders like the file count does."""
+    report = graded("big_files_fallback")
+    by_id = {e.exercise.id: e for e in report.exercises}
+    assert _scores(report) == {"purity-1": 1, "purity-2": 0, "purity-3": 1, "purity-4": 1}, by_id["purity-2"].reason
+    assert "more than 32 MiB in one of its scratch folders" in by_id["purity-2"].reason, by_id["purity-2"].reason
 
 
 def test_no_process_outlives_its_check_process(graded):

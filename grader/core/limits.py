@@ -24,7 +24,7 @@ class Limits:
     memory_bytes: int = 4 * GIB  # address space per process: JAX on CPU needs about 1.6 GiB
     processes: int = 4096  # per user, threads included: XLA starts many
     file_bytes: int = 256 * MIB  # largest file a check process may write
-    scratch_bytes: int = 512 * MIB  # each of a sandboxed subject's home, tmp and cache, all files together
+    scratch_bytes: int = 512 * MIB  # each of a subject's home, tmp and cache, all files together
     scratch_files: int = 50_000  # files and folders in a subject's home, tmp and own cache together
     hang_grace: int = 5  # extra seconds before a check stuck in native code is killed
 
@@ -76,7 +76,8 @@ if __name__ == "__main__":
     main()
 
 
-# The subject's scratch folders and how many files they may hold, for its keeper (grader.engine.remote.subject.keeper).
-SCRATCH_ENV, SCRATCH_FILES_ENV = "KATAS_SCRATCH", "KATAS_SCRATCH_FILES"
-# What the keeper writes in the subject's log when it ends a subject for too many files.
-SCRATCH_FULL = "[katas keeper] the subject's scratch folders (home, tmp, cache) hold more than"
+# The subject's scratch folders, how many files they may hold and how many bytes each may hold, for its
+# keeper (grader.engine.remote.subject.keeper).
+SCRATCH_ENV, SCRATCH_FILES_ENV, SCRATCH_BYTES_ENV = "KATAS_SCRATCH", "KATAS_SCRATCH_FILES", "KATAS_SCRATCH_BYTES"
+# What the keeper writes in the subject's log, before which limit, when it ends a subject for its scratch folders.
+SCRATCH_FULL = "[katas keeper] the subject put"

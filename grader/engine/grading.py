@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import REPO_ROOT
-from grader.core.limits import SCRATCH_FILES_ENV, Limits
+from grader.core.limits import SCRATCH_BYTES_ENV, SCRATCH_FILES_ENV, Limits
 from grader.core.manifest import Exercise, load_manifest
 from grader.engine.remote.launch import SubjectConfig
 from grader.engine import sandbox
@@ -172,6 +172,7 @@ def grade(source: Path | None, *, label: str | None = None, repo: Path = REPO_RO
                                                                   scratch=_scratch(workspace),
                                                                   scratch_bytes=limits.scratch_bytes)],
                     env={**workspace.subject_env(shared_cache), SCRATCH_FILES_ENV: str(limits.scratch_files),
+                         SCRATCH_BYTES_ENV: str(limits.scratch_bytes),
                          **sealed_env, **(extra_env or {})},
                     cwd=str(workspace.subject_root), memory_bytes=limits.memory_bytes,
                     host=str(host) if subject_host is not None else None).save(workspace.subject_config)

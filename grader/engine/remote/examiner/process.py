@@ -94,9 +94,8 @@ class Subject:
                                   "refused", refused)
         tail = self.log_tail()
         if SCRATCH_FULL in tail:
-            limit = tail.rsplit(SCRATCH_FULL, 1)[1].split("\n", 1)[0].strip()
-            return SubjectFailure(f"made more than {limit} in its scratch folders (home, tmp, cache), the limit "
-                                  "for the submission's process", "crash")
+            what = tail.rsplit(SCRATCH_FULL, 1)[1].split("\n", 1)[0].strip()
+            return SubjectFailure(f"put {what}, past the limit for the submission's process", "crash")
         if any(sign in tail for sign in ("bad_alloc", "RESOURCE_EXHAUSTED", "Out of memory", "out of memory",
                                         "MemoryError", "Cannot allocate memory")):
             limit = f"{self.config.memory_bytes // (1024 * 1024)} MiB of memory" if self.config.memory_bytes \

@@ -21,10 +21,15 @@ subject ends, the keeper kills everything in its tree and exits as the
 subject did. A process that starts and ends within one request, under its
 parent's care, is seen by the audit hook only.
 
-The keeper also counts the files in the subject's scratch folders (home,
-tmp, its own cache), about once a second: the sandbox bounds their bytes, not
-their number. Past `Limits.scratch_files` it writes why in the subject's log,
-ends the subject, and empties the folders, which the next subject may get.
+The keeper also measures the subject's scratch folders (home, tmp, its own
+cache), about once a second: how many files and folders they hold together
+(`Limits.scratch_files`), and how many bytes each holds (`Limits.scratch_bytes`,
+which the sandbox's file systems in memory enforce as they are written; the
+keeper is what bounds them where there is no sandbox, or one too old to size
+them). Past either it writes why in the subject's log, ends the subject, and
+empties the folders, which the next subject may get. A burst written within
+one second can overshoot by what one second of writing holds, each file at
+most `Limits.file_bytes`.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import shutil
 import signal
 import sys
 
-from grader.core.limits import SCRATCH_ENV, SCRATCH_FILES_ENV, SCRATCH_FULL
+from grader.core.limits import SCRATCH_BYTES_ENV, SCRATCH_ENV, SCRATCH_FILES_ENV, SCRATCH_FULL
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
@@ -94,8 +99,9 @@ class Keeper:
             watched = [self.requests] + ([self.trusted] if self.trusted >= 0 else [])
             readable, _, _ = select.select(watched, [], [], 0.2)
             self._reap()
-            if self.scratch.overfull():
-                os.write(2, f"\n{SCRATCH_FULL} {self.scratch.limit} files\n".encode())
+            overfull = self.scratch.overfull()
+            if overfull:
+                os.write(2, f"\n{SCRATCH_FULL} {overfull}\n".encode())
                 kill_tree(os.getpid())
                 self.scratch.empty()  # the next subject may get the same folders (process mode)
                 self.finish(None)
@@ -152,42 +158,36 @@ class Keeper:
 
 
 class Scratch:
-    """The subject's scratch folders and the number of files they may hold together, counted about
-    once a second from outside the submission's process. Memory bounds the bytes of a sandboxed
-    subject's folders (each a file system in memory of its own), but not how many files it makes."""
+    """The subject's scratch folders, the files and folders they may hold together and the bytes each
+    may hold, measured about once a second from outside the submission's process."""
 
-    def __init__(self, folders: list[str], limit: int) -> None:
-        self.folders, self.limit = folders, limit
+    def __init__(self, folders: list[str], limit: int, bytes_limit: int = 0) -> None:
+        self.folders, self.limit, self.bytes_limit = folders, limit, bytes_limit
         self._turn = 0
 
     @classmethod
     def from_environment(cls) -> Scratch:
         folders = [f for f in os.environ.get(SCRATCH_ENV, "").split(os.pathsep) if f]
-        limit = os.environ.get(SCRATCH_FILES_ENV, "")
-        return cls(folders, int(limit) if limit.isdigit() else 0)
+        limit, bytes_limit = os.environ.get(SCRATCH_FILES_ENV, ""), os.environ.get(SCRATCH_BYTES_ENV, "")
+        return cls(folders, int(limit) if limit.isdigit() else 0, int(bytes_limit) if bytes_limit.isdigit() else 0)
 
-    def overfull(self) -> bool:
+    def overfull(self) -> str:
+        """Which limit the folders are past ("" if none), measured on every fifth call."""
         self._turn = (self._turn + 1) % 5
-        if not self.limit or not self.folders or self._turn:
-            return False
-        return self.count() > self.limit
+        if not self.folders or self._turn:
+            return ""
+        return self.past_a_limit()
 
-    def count(self) -> int:
-        """Files and folders in the scratch folders, counted up to one past the limit."""
-        total = 0
+    def past_a_limit(self) -> str:
+        files_left = self.limit + 1 if self.limit else sys.maxsize
         for folder in self.folders:
-            if os.path.ismount(folder):  # a file system of its own: it keeps the count
-                try:
-                    stats = os.statvfs(folder)
-                except OSError:
-                    continue
-                total += max(0, stats.f_files - stats.f_ffree - 1)
-            else:
-                total += _walk_count(folder, self.limit + 1 - total)
-            if total > self.limit:
-                break
-        return total
-
+            files, size = _measure(folder, files_left)
+            files_left -= files
+            if self.limit and files_left <= 0:
+                return f"more than {self.limit} files and folders in its scratch folders (home, tmp, cache)"
+            if self.bytes_limit and size > self.bytes_limit:
+                return f"more than {_in_mib(self.bytes_limit)} in one of its scratch folders (home, tmp, cache)"
+        return ""
 
     def empty(self) -> None:
         for folder in self.folders:
@@ -200,8 +200,15 @@ class Scratch:
                             os.unlink(entry.path)
 
 
-def _walk_count(folder: str, most: int) -> int:
-    counted, queue = 0, [folder]
+def _measure(folder: str, most: int) -> tuple[int, int]:
+    """The files and folders in `folder` (counted up to `most`) and the bytes they take on disk."""
+    if os.path.ismount(folder):  # a file system of its own: it keeps both counts
+        try:
+            stats = os.statvfs(folder)
+        except OSError:
+            return 0, 0
+        return max(0, stats.f_files - stats.f_ffree - 1), (stats.f_blocks - stats.f_bfree) * stats.f_frsize
+    counted, size, queue = 0, 0, [folder]
     while queue and counted < most:
         try:
             with os.scandir(queue.pop()) as entries:
@@ -209,9 +216,16 @@ def _walk_count(folder: str, most: int) -> int:
                     counted += 1
                     if entry.is_dir(follow_symlinks=False):
                         queue.append(entry.path)
+                    else:  # blocks taken, not the length: a sparse file of a terabyte takes none
+                        with contextlib.suppress(OSError):
+                            size += entry.stat(follow_symlinks=False).st_blocks * 512
         except OSError:
             continue
-    return counted
+    return counted, size
+
+
+def _in_mib(size: int) -> str:
+    return f"{size // (1 << 20)} MiB" if size >= 1 << 20 else f"{size} bytes"
 
 
 def descendants(root: int) -> list[tuple[int, int]]:
