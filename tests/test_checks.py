@@ -905,6 +905,34 @@ def test_key_reuse_is_seen_through_key_data():
         checks.assert_keys_used_once(split, what="split", keep=(0,))
 
 
+def test_a_clone_is_the_key_it_copies_and_the_programs_own_key_assertions_change_nothing():
+    from jax.experimental.key_reuse import _core as reuse
+
+    key = jax.random.key(0)
+
+    def drawn_and_split_through_a_clone(k):
+        return jax.random.normal(k, (3,)), jax.random.normal(jax.random.split(jax.random.clone(k))[0], (3,))
+
+    program = checks.program_of(drawn_and_split_through_a_clone, key, what="a draw and a clone's split")
+    with pytest.raises(KataFailure, match="jax.random.clone") as caught:
+        checks.assert_keys_used_once(program, what="two uses")
+    assert caught.value.code == "key-reuse"
+    spent = checks.program_of(lambda k, s: jax.random.normal(jax.random.fold_in(
+        jax.random.split(jax.random.clone(k))[0], s), (2,)), key, 3, what="a clone's split")
+    with pytest.raises(KataFailure, match="consumes the base key"):
+        checks.assert_keys_used_once(spent, what="a clone's split", keep=(0,))
+
+    def false_assertion_then_reuse(k):  # a failing assertion would stop JAX's analysis before the reuse
+        reuse.assert_consumed(k)
+        return jax.random.normal(k, (3,)), jax.random.normal(k, (3,))
+
+    asserted = checks.program_of(false_assertion_then_reuse, key, what="an assertion, then two draws")
+    with pytest.raises(KataFailure, match="two draws or splits"):
+        checks.assert_keys_used_once(asserted, what="two draws")
+    # JAX's own rules are back after the check: its analysis still takes a clone for a fresh key.
+    assert reuse.key_reuse_signatures[reuse.random.random_clone_p] != reuse.KeyReuseSignature(reuse.Forward(0, 0))
+
+
 def test_draws_are_counted_so_copies_of_one_draw_fail():
     key = jax.random.key(1)
     rolled = checks.program_of(lambda k: (lambda a: (a, jnp.roll(a, 1)))(jax.random.normal(k, (8,))), key, what="r")

@@ -49,22 +49,33 @@ def no_key_reuse(what: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _raw_keys_followed() -> Iterator[Any]:
-    """JAX's static key-reuse analysis, with `key_data` (unwrap) and `wrap_key_data` passing the key
-    through: raw bits taken from a key are that key, and drawing from them twice is drawing twice.
+    """JAX's static key-reuse analysis, with `key_data` (unwrap), `wrap_key_data` and
+    `jax.random.clone` passing the key through: raw bits taken from a key, or a clone of it, are that
+    key, and drawing from them twice is drawing twice (JAX treats a clone as a fresh key on purpose:
+    it is how code says "this reuse is meant", which a task that forbids reuse does not allow).
+
+    The program's own key assertions (`key_reuse.assert_consumed`) are not judged here: one that
+    fails would stop the analysis, as if the program's shape were not covered.
 
     JAX's analysis tracks typed keys only; the table it reads is changed for the block, and its
-    cache is emptied on the way in and out so no other analysis sees the changed rules.
+    cache is emptied on the way in and out so no other analysis sees the changed rules. It runs in
+    the examiner, which runs no submission code.
     """
     from jax.experimental.key_reuse import _core as reuse
 
     table, prng = reuse.key_reuse_signatures, reuse.prng
-    saved = table[prng.random_unwrap_p], table[prng.random_wrap_p]
-    table[prng.random_unwrap_p] = table[prng.random_wrap_p] = reuse.KeyReuseSignature(reuse.Forward(0, 0))
+    followed = (prng.random_unwrap_p, prng.random_wrap_p, reuse.random.random_clone_p)
+    saved, saved_check = [table[p] for p in followed], reuse._check_consumed_value
+    for primitive in followed:
+        table[primitive] = reuse.KeyReuseSignature(reuse.Forward(0, 0))
+    reuse._check_consumed_value = lambda eqn, consumed: None
     reuse.jaxpr_type_signature.cache_clear()
     try:
         yield reuse
     finally:
-        table[prng.random_unwrap_p], table[prng.random_wrap_p] = saved
+        for primitive, signature in zip(followed, saved):
+            table[primitive] = signature
+        reuse._check_consumed_value = saved_check
         reuse.jaxpr_type_signature.cache_clear()
 
 
@@ -72,8 +83,9 @@ def assert_keys_used_once(program: Program, *, what: str, keep: tuple[int, ...] 
     """No key in the program feeds two draws or splits, raw key data included; inputs in `keep`
     (flat argument indices) are not consumed at all (a base key the caller passes again and again).
 
-    JAX's run-time checker follows typed keys only: `jax.random.key_data(key)` hands out raw bits
-    it no longer watches, so two draws from those bits pass it. This reads the program instead.
+    JAX's run-time checker follows typed keys only, and takes a clone for a fresh key:
+    `jax.random.key_data(key)` hands out raw bits it no longer watches and `jax.random.clone(key)` a
+    copy it does not tie to the key, so two draws from those pass it. This reads the program instead.
     """
     __tracebackhide__ = True
     jaxpr = getattr(program.jaxpr, "jaxpr", program.jaxpr)
@@ -81,17 +93,16 @@ def assert_keys_used_once(program: Program, *, what: str, keep: tuple[int, ...] 
         try:
             signature = reuse.jaxpr_type_signature(jaxpr)
         except reuse.KeyReuseError:
-            fail(sentence(f"{what} uses one PRNG key for two draws or splits (seen in its program, "
-                          f"raw key bits from jax.random.key_data included: they are the same key), and "
-                          f"the same key gives "
-                          f"the same numbers. Every draw needs a key of its own, derived from the one "
+            fail(sentence(f"{what} uses one PRNG key for two draws or splits (seen in its program; "
+                          f"raw key bits from jax.random.key_data and copies from jax.random.clone are "
+                          f"that same key), and the same key gives the same numbers. Every draw needs a key of its own, derived from the one "
                           f"you were given.", hint, f"See {RANDOM_DOCS}"), "key-reuse")
         except AssertionError:
             return  # a program shape JAX's analysis does not cover: the run-time checker still ran
     consumed = sorted(sink.idx for sink in signature.sinks if sink.idx in keep and _any(sink.mask))
     if consumed:
         fail(sentence(f"{what} consumes the base key it was given (argument {consumed[0]}): it draws "
-                      f"from it or splits it, so the caller's next call, with the same base key, "
+                      f"from it or splits it (or a copy of it: jax.random.clone), so the caller's next call, with the same base key, "
                       f"reuses a spent key. Derive new keys without spending it (fold_in does not "
                       f"consume its key).", hint, f"See {RANDOM_DOCS}"), "key-reuse")
 

@@ -1,6 +1,7 @@
 """Values right for small numbers, key use wrong: a table split(clone(base_key), 1000) indexed by the
-step or the id. The clone keeps the base key unspent, but a step or id past the table is clipped to its
-last row, so step 5000 repeats step 999's noise: the key is not rebuilt from (base key, number)."""
+step or the id. JAX takes the clone for a fresh key, but it is the base key, which the split spends; and a
+step or id past the table is clipped to its last row, so step 5000 repeats step 999's noise: the key is not
+rebuilt from (base key, number)."""
 
 import jax
 
