@@ -739,3 +739,43 @@ def test_a_sealed_class_refuses_every_assignment_and_names_it_for_review():
     assert Served().reply() == "ours"
     assert sealing.change_refused(refused.value) == "", "a class of the test's, not the grader's"
     assert sealing.change_refused(TypeError("cannot set 'x' attribute of immutable type 'int'")) == ""
+
+
+def test_an_input_array_follows_every_change_made_to_it_in_place_or_the_call_fails():
+    """A check's NumPy input comes back as the subject's copy became: its values, dtype and shape
+    changed in place. One the check's array cannot follow (a view, an array held read-only) fails the
+    call as the change in place it is; dropping it would show an untouched input."""
+    import numpy as np
+
+    from grader.core.failures import KataFailure
+    from grader.engine.remote.examiner.session import _update_in_place
+
+    flat = np.arange(6, dtype=np.float32)
+    _update_in_place(flat, 2 * np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert flat.shape == (2, 3) and flat[1, 2] == 10
+    reinterpreted = np.zeros(4, dtype=np.float32)
+    _update_in_place(reinterpreted, np.ones(4, dtype=np.int32))
+    assert reinterpreted.dtype == np.int32 and reinterpreted.sum() == 4
+    view = np.arange(12.0).reshape(3, 4)[:, :2]
+    held = np.zeros(3)
+    held.flags.writeable = False
+    for check_array, became in ((view, np.zeros(6)), (held, np.ones(3))):
+        with pytest.raises(KataFailure) as failure:
+            _update_in_place(check_array, became)
+        assert failure.value.code == "mutates-input"
+    assert not held.any() and view.shape == (3, 2)
+
+
+def test_a_read_only_array_stays_read_only_across_the_wall():
+    """np.asarray of a jax.Array is read-only: a write into it fails in the subject as it does in
+    one process, rather than succeeding on a writable copy."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    from grader.engine.remote.codec import Decoder, Encoder
+
+    def crossed(value):
+        return Decoder.loads(Encoder(lambda obj, encoder: None).dumps(value), lambda tag, d: None)
+
+    assert not crossed(np.asarray(jnp.arange(3.0))).flags.writeable
+    assert crossed(np.arange(3.0)).flags.writeable

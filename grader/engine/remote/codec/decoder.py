@@ -105,7 +105,10 @@ def _dec_ndarray(d: Decoder, v: list) -> Any:
     data = d.blob(v[4])
     if len(data) != math.prod(shape) * dtype.itemsize:
         raise WireError("an array's bytes do not match its shape and dtype")
-    return d.keep(v[1], np.frombuffer(data, dtype=dtype).reshape(shape).copy())
+    array = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    if len(v) > 5 and v[5] is False:  # read-only where it came from (np.asarray of a jax.Array): a write fails here too
+        array.flags.writeable = False
+    return d.keep(v[1], array)
 
 
 def _dec_numpy_scalar(d: Decoder, v: list) -> Any:

@@ -152,7 +152,8 @@ def encode_numpy(e: Encoder, v: Any) -> Any:
         if v.dtype.hasobject:
             return None
         index = e.remember(v)
-        return ["nd", index, encode_dtype(v.dtype), list(v.shape), e.blob(np.ascontiguousarray(v).tobytes())]
+        return ["nd", index, encode_dtype(v.dtype), list(v.shape), e.blob(np.ascontiguousarray(v).tobytes()),
+                bool(v.flags.writeable)]
     if isinstance(v, np.generic):
         return ["ns", encode_dtype(v.dtype), e.blob(np.asarray(v).tobytes())]
     if isinstance(v, np.dtype):

@@ -267,7 +267,27 @@ def _update_in_place(obj: Any, state: Any) -> None:
         obj.clear()
         obj.update(state)
     elif isinstance(obj, np.ndarray) and isinstance(state, np.ndarray):
-        if obj.shape == state.shape and obj.flags.writeable:
-            np.copyto(obj, state, casting="unsafe")
+        _copy_array_into(obj, state)
     elif isinstance(state, dict) and hasattr(obj, "__dict__"):
         obj.__dict__.update(state)
+
+
+def _copy_array_into(obj: np.ndarray, state: np.ndarray) -> None:
+    """The check's array made what the subject's copy became: its dtype, shape and values, changed in
+    place as the exercise changed them there. A change that cannot be made here (a view whose shape
+    cannot change, an array the check holds read-only) fails the call as the change in place it is:
+    dropping it would show the check an untouched input."""
+    try:
+        if obj.dtype != state.dtype:
+            obj.dtype = state.dtype
+        if obj.shape != state.shape:
+            obj.shape = state.shape
+        np.copyto(obj, state, casting="no")
+    except (AttributeError, TypeError, ValueError) as error:
+        from grader.core.failures import KataFailure
+
+        raise KataFailure(
+            f"The exercise changed an input array in place (to {state.dtype}{list(state.shape)}), in a way "
+            f"the caller's array cannot follow ({error}). Return new arrays instead of changing the ones "
+            "you are given: a function that changes its inputs is not pure, and jax.jit assumes it is.",
+            "mutates-input") from None
