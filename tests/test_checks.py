@@ -443,6 +443,24 @@ def test_donation_is_judged_by_buffer_identity():
     assert checks.lowered_donations(update, jnp.arange(6.0), grads) == [0]
 
 
+def test_donation_to_a_program_that_only_copies_fails_when_one_program_should_do_the_work():
+    fresh = jax.jit(lambda p, g: p - 0.5 * g)
+    copy_back = jax.jit(lambda old, new: old * 0 + new, donate_argnums=0)
+    update = jax.jit(lambda p, g: p - 0.5 * g, donate_argnums=0)
+    grads = jnp.ones(6)
+    params = jnp.arange(6.0)
+    two = lambda: copy_back(params, jax.block_until_ready(fresh(params, grads)))  # noqa: E731
+    checks.assert_donated(two, params, what="update(params, grads)")  # the buffers alone cannot tell
+    params = jnp.arange(6.0)
+    two = lambda: copy_back(params, jax.block_until_ready(fresh(params, grads)))  # noqa: E731
+    with pytest.raises(KataFailure, match="ran 2 compiled programs") as caught:
+        checks.assert_donated(two, params, what="update(params, grads)", programs=1)
+    assert caught.value.code == "not-donated"
+    params = jnp.arange(6.0)
+    update(jnp.arange(6.0), grads)  # compiled before: the count empties the caches first
+    checks.assert_donated(lambda: update(params, grads), params, what="update(params, grads)", programs=1)
+
+
 def test_loops_rolled_sees_unroll():
     def rolled(x):
         return lax.fori_loop(0, 50, lambda i, c: c + x, x)
@@ -1050,6 +1068,21 @@ def test_host_reads_see_what_was_held_from_before_the_block_and_raw_pointers():
         assert reads == ["float32[3]"], (read, reads)
     assert impl._value.fget is getter and impl.unsafe_buffer_pointer is pointer  # the same objects after
     assert float(getter(jnp.float32(2.0))) == 2.0 and pointer(jnp.ones(2)) > 0
+
+
+def test_host_reads_see_a_cached_host_copy_read_directly():
+    """A read leaves the host copy of a sharded array cached on it (`_npy_value`): taking it from
+    there, through no function of JAX's, is a read; JAX looking at its own cache is not."""
+    mesh = jax.make_mesh((jax.device_count(),), ("d",))
+    x = jax.device_put(jnp.arange(2.0 * jax.device_count()), jax.sharding.NamedSharding(mesh, jax.P("d")))
+    np.asarray(x)  # before the block: a read of the grader's own, say
+    with checks.host_reads() as reads:
+        x.copy_to_host_async()
+        jnp.sum(x)
+    assert reads == []
+    with checks.host_reads() as reads:
+        cached = x._npy_value
+    assert reads == [f"float32[{2 * jax.device_count()}]"] and cached is not None
 
 
 def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():

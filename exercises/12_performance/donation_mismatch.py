@@ -14,7 +14,8 @@ Docs: https://docs.jax.dev/en/latest/faq.html#buffer-donation
 Task (fix-it): `ema_update(average, x, decay)` keeps a bfloat16 running
 average of float32 batches and donates `average`, yet the average is never
 consumed. Make the donation take effect: the result must reuse the donated
-buffer and stay bfloat16. Keep the signature and the donation.
+buffer and stay bfloat16. Keep the signature, and keep `ema_update` one
+jitted call that donates `average`.
 """
 
 from functools import partial

@@ -20,7 +20,7 @@ def test_updates_and_donates_a_nested_tree(exercise):
     params, grads = jax.tree.map(jnp.asarray, host_params), jax.tree.map(jnp.asarray, host_grads)
     try:
         out = checks.assert_donated(lambda: jax.block_until_ready(exercise.sgd_update(params, grads, LR)),
-                                    params, what="sgd_update(nested params, grads, lr)",
+                                    params, programs=1, what="sgd_update(nested params, grads, lr)",
                                     hint="Donate the whole params tree, whatever its structure.")
     except (KeyError, IndexError, TypeError) as error:
         checks.fail(f"sgd_update(params, grads, lr) on a nested tree ({{'encoder': {{'kernel': ...}}, "

@@ -51,7 +51,7 @@ def test_params_buffers_are_donated(exercise):
     # Donated means the compiled update wrote its output into params' memory: deleted inputs alone
     # (x.delete() after a plain jitted call) free the memory only after it was needed twice.
     params, grads = _device_tree()
-    checks.assert_donated(lambda: _update(exercise, params, grads)[0], params,
+    checks.assert_donated(lambda: _update(exercise, params, grads)[0], params, programs=1,
                           what="sgd_update(params, grads, lr)",
                           hint="Donation is an option of jax.jit naming the argument the caller will "
                                "never read again: here params, whose leaves the new params can replace.")

@@ -24,7 +24,7 @@ def test_average_buffer_is_donated(exercise):
             "must come back in the dtype it came in.")
     try:
         checks.assert_donated(lambda: exercise.ema_update(average, x, DECAY), {"average": average},
-                              what="ema_update(average, x, decay)", hint=fits)
+                              programs=1, what="ema_update(average, x, decay)", hint=fits)
     except checks.KataFailure as failure:
         if "still alive" not in str(failure):
             raise

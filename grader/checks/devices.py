@@ -138,22 +138,34 @@ def _pointers(leaf: Any) -> list[int]:
     return [shard.data.unsafe_buffer_pointer() for shard in leaf.addressable_shards]
 
 
-def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: str = "") -> Any:
+def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: str = "",
+                   programs: int | None = None) -> Any:
     """Run `call()`; every array leaf of `donated` must have been donated to it.
 
     Donated means the call's compiled program took the buffer over: the input
     is deleted *and* an output lives in the same memory. A deleted input whose
     memory no output reuses was freed by hand (`x.delete()`) after a fresh
     buffer was allocated: the peak memory donation saves was paid anyway.
+
+    `programs`: how many compiled programs the call may run (JAX's caches are
+    emptied first, so each one it runs compiles). With one, the program that
+    takes the donation is the one that computes the values: a second program
+    donated only to receive a copy of values computed into fresh buffers
+    passes the two checks above while old and new are held at once.
     Returns what `call()` returned.
     """
     __tracebackhide__ = True
+    from grader.checks.compiles import clear_caches, count_compiles
+
     flat = jax.tree_util.tree_flatten_with_path(donated)[0]
     named = [(jax.tree_util.keystr(path) or "the argument", leaf) for path, leaf in flat
              if isinstance(leaf, jax.Array)]
     before = {name: _pointers(leaf) for name, leaf in named}
-    out = call()
-    jax.block_until_ready(out)
+    if programs is not None:
+        clear_caches()
+    with count_compiles() as log:
+        out = call()
+        jax.block_until_ready(out)
     reused = {ptr for leaf in jax.tree.leaves(out) if isinstance(leaf, jax.Array) and not leaf.is_deleted()
               for ptr in _pointers(leaf)}
     alive = [name for name, leaf in named if not leaf.is_deleted()]
@@ -169,6 +181,13 @@ def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: st
                       f"afterwards (by hand, with delete()?). That is not donation: with donation the "
                       f"compiled program writes its output into the donated buffer, so the memory is "
                       f"never needed twice.", hint, f"See {DONATION_DOCS}"), "not-donated")
+    if programs is not None and log.count > programs:
+        fail(sentence(f"{what} ran {log.count} compiled programs ({', '.join(log.names)}) where "
+                      f"{programs} should do the work: the new values were computed into fresh buffers "
+                      f"while the donated input was still alive, and only then handed to a program that "
+                      f"took the donation, so old and new were held at once, which donation is there to "
+                      f"avoid. Donate the input to the jitted call that computes the new values.",
+                      hint, f"See {DONATION_DOCS}"), "not-donated")
     return out
 
 
