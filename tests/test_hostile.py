@@ -193,6 +193,8 @@ def test_tampering_with_the_grader_in_memory_is_flagged(graded):
 
 @pytest.mark.parametrize("source, reason", [
     ("import sys as s\nm = s.modules\n", "can reach the grader's modules (sys.modules)"),
+    ("import os as o\nm = o.sys.modules\n", "can reach the grader's modules (sys.modules)"),
+    ("import warnings\nwarnings.sys.modules\n", "can reach the grader's modules (sys.modules)"),
     ("import os\nos.abort()\n", "exits the process (os.abort)"),
     ("from os import _exit as leave\nleave(0)\n", "exits the process (os._exit)"),
     ("import os\nos.posix_spawn('/bin/true', ['true'], {})\n", "starts processes (os.posix_spawn)"),

@@ -57,6 +57,19 @@ WORKFLOW_COMMANDS = ("::error", "::warning", "::notice", "::set-output", "::add-
                      "::stop-commands", "::group", "::debug")
 
 
+# Modules other modules hold as attributes (`os.sys`, `warnings.sys`): reached that way, they are
+# themselves, so `os.sys.modules` is judged as `sys.modules`.
+REEXPORTED = ("sys", "os", "builtins", "gc", "ctypes", "importlib", "inspect", "subprocess")
+
+
+def _reexported(dotted: str) -> str:
+    parts = dotted.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        if parts[i] in REEXPORTED:
+            return ".".join(parts[i:])
+    return dotted
+
+
 @dataclass(frozen=True)
 class Flag:
     path: str  # the exercise file, as in the manifest
@@ -121,7 +134,7 @@ class _Scanner(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = self.resolve(node)
         if dotted and not isinstance(node.ctx, ast.Store):
-            self.check_name(node, dotted)
+            self.check_name(node, _reexported(dotted))
         if node.attr in DUNDERS:
             self.flag(node, f"reaches into interpreter internals ({node.attr})")
         self.generic_visit(node)
