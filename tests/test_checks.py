@@ -212,6 +212,21 @@ def test_assert_not_mutated_catches_in_place_changes():
         checks.assert_not_mutated(impure, {"x": np.zeros(2)}, what="impure(d)")
 
 
+def test_an_entry_swapped_for_equal_numbers_of_another_kind_is_a_change():
+    def retyped(d):
+        d["x"] = d["x"].astype(np.float64)  # the same numbers, twice the memory, float64 from now on
+        return d["x"]
+
+    def to_numpy(d):
+        d["x"] = np.asarray(d["x"])
+        return d["x"]
+
+    for fn, value in ((retyped, np.zeros(2, np.float32)), (to_numpy, jnp.zeros(2))):
+        with pytest.raises(KataFailure, match="changed its input in place"):
+            checks.assert_not_mutated(fn, {"x": value}, what=f"{fn.__name__}(d)")
+    checks.assert_not_mutated(lambda d: d["x"] + 1, {"x": jnp.zeros(2), "n": 3, "s": np.float32(2)}, what="f(d)")
+
+
 def test_assert_not_mutated_sees_a_write_one_call_late():
     pending = []
 

@@ -12,6 +12,7 @@ from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence
 from grader.checks.hostreads import host_reads, start_host_reads, stop_host_reads  # noqa: F401 - their home before
 from grader.checks.layout import picture
+from grader.checks.values import refuse_unreadable
 from grader.runtime.worker import ask_worker
 
 SHARDING_DOCS = f"{DOCS}/notebooks/Distributed_arrays_and_automatic_parallelization.html"
@@ -26,6 +27,7 @@ def _devices(devices: set[Any]) -> str:
 def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint: str = "") -> None:
     """Every array leaf of `x` lives on exactly these devices."""
     __tracebackhide__ = True
+    refuse_unreadable(x, what=what)
     want = set(devices)
     for leaf in jax.tree.leaves(x):
         if not isinstance(leaf, jax.Array):
@@ -47,6 +49,7 @@ def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: t
     (default: x's own mesh, when it has one).
     """
     __tracebackhide__ = True
+    refuse_unreadable(x, what=what)
     if not isinstance(x, jax.Array):
         fail(sentence(f"{what} is a {type(x).__name__}, not a jax.Array.", hint), "host-transfer")
     sharding = x.sharding
@@ -74,6 +77,7 @@ def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: t
 def assert_replicated(x: jax.Array, *, what: str, hint: str = "") -> None:
     """Every device holds the whole of `x`, and all copies agree."""
     __tracebackhide__ = True
+    refuse_unreadable(x, what=what)
     if not x.sharding.is_fully_replicated:
         everywhere = jax.sharding.NamedSharding(jax.sharding.Mesh(sorted(x.devices(), key=lambda d: d.id),
                                                                   ("devices",)), jax.sharding.PartitionSpec())
@@ -96,6 +100,7 @@ def assert_split_over_devices(x: Any, *, what: str, hint: str = "") -> None:
     the work itself ran per device.)
     """
     __tracebackhide__ = True
+    refuse_unreadable(x, what=what)
     if not isinstance(x, jax.Array):
         fail(sentence(f"{what} returned a {type(x).__name__}, not a jax.Array.", hint), "host-transfer")
     devices = set(jax.devices())

@@ -30,7 +30,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
       KataFailure (wrong-values or wrong-shape) naming the call, both values and the hint.
     """
     __tracebackhide__ = True
-    _refuse_unreadable(actual, what=what)
+    refuse_unreadable(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{what} returned {_structure(actual)}; expected {_structure(expected)}.", hint),
              "wrong-shape")
@@ -47,7 +47,7 @@ def assert_close(actual: Any, expected: Any, *, what: str, rtol: float = 1e-5,
             fail(sentence(f"{where} {verb} {short(got)}; expected {short(want)}.", hint))
 
 
-def _refuse_unreadable(actual: Any, *, what: str) -> None:
+def refuse_unreadable(actual: Any, *, what: str) -> None:
     """No leaf of `actual` is a tracer, or an object the exercise's process kept instead of a value.
 
     A tracer is a value that escaped the JAX transformation it was computed in: comparing one would
@@ -93,7 +93,7 @@ def _structure(tree: Any) -> str:
 def assert_shape_dtype(x: Any, shape: tuple[int, ...], dtype: Any, *, what: str, hint: str = "") -> None:
     """`x` is an array of exactly this shape and dtype."""
     __tracebackhide__ = True
-    _refuse_unreadable(x, what=what)
+    refuse_unreadable(x, what=what)
     got_shape, got_dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if got_shape is None or got_dtype is None or not _holds(chex.assert_shape, x, tuple(shape)) \
             or not _holds(chex.assert_type, x, np.dtype(dtype)):
@@ -183,8 +183,16 @@ def _same(a: Any, b: Any) -> bool:
         return a == b
     if sa != sb:
         return False
-    return all(np.array_equal(np.asarray(x), np.asarray(y))
+    return all(_kind(x) == _kind(y) and np.array_equal(np.asarray(x), np.asarray(y))
                for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+
+def _kind(leaf: Any) -> tuple:
+    """What a leaf is besides its values: a caller's float32 entry swapped for float64 numbers (or a
+    NumPy array for a jax.Array) holds equal values, but it changed what the caller passed."""
+    kind = "jax" if isinstance(leaf, jax.Array) else "numpy" if isinstance(leaf, (np.ndarray, np.generic)) \
+        else type(leaf)
+    return kind, str(getattr(leaf, "dtype", "")), bool(getattr(leaf, "weak_type", False))
 
 
 def assert_sees_global_change(call: Callable[[], Any], set_global: Callable[[Any], None],
@@ -374,7 +382,7 @@ def assert_follows(actual: Any, expected: Any, *, what: str, swapped: str, rtol:
     """
     __tracebackhide__ = True
     swap = f"with `{swapped}` swapped for another function"
-    _refuse_unreadable(actual, what=what)
+    refuse_unreadable(actual, what=what)
     if not _holds(chex.assert_trees_all_equal_structs, actual, expected):
         fail(sentence(f"{swap}, {what} returned {_structure(actual)}; expected {_structure(expected)}.",
                       shape_hint), "wrong-shape")

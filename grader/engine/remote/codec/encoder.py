@@ -244,7 +244,7 @@ def _enc_jax(e: Encoder, v: Any) -> Any:
     mesh_lib, NamedSharding, PartitionSpec = J.mesh, J.NamedSharding, J.PartitionSpec
     SingleDeviceSharding = J.SingleDeviceSharding
 
-    if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
+    if type(v) in J.ARRAY_TYPES:  # by its type: `isinstance` asks the object (a `__class__` property)
         return encode_array(e, v)
     if isinstance(v, jax.Device):
         return ["dev", v.id]

@@ -202,13 +202,16 @@ class _Internals:
     def __getattr__(self, name: str) -> Any:
         from jax._src import core, mesh, source_info_util
         from jax._src import linear_util
+        from jax._src.array import ArrayImpl
+        from jax._src.random.prng import PRNGKeyArray
         from jax._src.export import shape_poly
         from jax._src.lax import lax
         from jax.sharding import NamedSharding, PartitionSpec, SingleDeviceSharding
 
         self.__dict__.update(core=core, mesh=mesh, lu=linear_util, shape_poly=shape_poly, lax=lax,
                              source_info_util=source_info_util, NamedSharding=NamedSharding,
-                             PartitionSpec=PartitionSpec, SingleDeviceSharding=SingleDeviceSharding)
+                             PartitionSpec=PartitionSpec, SingleDeviceSharding=SingleDeviceSharding,
+                             ARRAY_TYPES=(ArrayImpl, PRNGKeyArray))
         return self.__dict__[name]
 
 

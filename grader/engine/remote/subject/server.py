@@ -276,7 +276,9 @@ class Server(Translation, Requests):
     def _note_arrays(self) -> None:
         """Inputs the call deleted (donated), sent by value or by handle, and the handle each input
         sent by value now has."""
-        import jax
+        from grader.engine.remote.codec import J
+
+        ARRAY_TYPES = J.ARRAY_TYPES
 
         for index, obj in self.request_memo.items():
             if obj.is_deleted():
@@ -285,7 +287,7 @@ class Server(Translation, Requests):
                 self.effects["handles"][index] = self.handle(obj)
         for hid in self.request_handles:
             obj = self.objects.get(hid)
-            if isinstance(obj, jax.Array) and obj.is_deleted():
+            if type(obj) in ARRAY_TYPES and obj.is_deleted():  # by its type, not what it says it is
                 self.effects.setdefault("deleted_handles", []).append(hid)
 
     def _note_mirrored(self) -> None:

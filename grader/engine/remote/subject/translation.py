@@ -59,7 +59,7 @@ class Translation:
         if isinstance(obj, jax.core.Tracer):  # out of its trace: its type travels, for what it can still say
             aval = getattr(obj, "aval", None)
             return ["leak", str(aval)[:200], e.encode(aval) if isinstance(aval, jax.core.ShapedArray) else None]
-        if isinstance(obj, jax.Array):
+        if type(obj) in codec.J.ARRAY_TYPES:  # by its type: `isinstance` asks the object (a `__class__` property)
             tag = codec.encode_array(e, obj)
             tag[2]["h"] = self.handle(obj)
             return tag
@@ -121,7 +121,7 @@ class Translation:
         with jax.transfer_guard("allow"):  # rebuilding the examiner's arrays is the protocol's transfer
             value = Decoder.loads(data, resolve, memo=decoder_memo)
         if placeholders is None:
-            self.request_memo = {i: o for i, o in decoder_memo.items() if isinstance(o, jax.Array)}
+            self.request_memo = {i: o for i, o in decoder_memo.items() if type(o) in codec.J.ARRAY_TYPES}
             self.request_ids = {id(o): i for i, o in self.request_memo.items()}
         return value
 
