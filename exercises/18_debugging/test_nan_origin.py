@@ -60,14 +60,20 @@ def _origin(exercise, f, *host_args, what):
                     f"nan_origin should catch it and return the name of the primitive it reports.")
 
 
-def _check_setting(found, *, what):
-    now = bool(checks.read_setting("jax_debug_nans"))
-    if now != found:
-        checks.fail(f"after {what}, jax_debug_nans is {'on' if now else 'off'}; it was "
-                    f"{'on' if found else 'off'} before. The option is global: every later jitted "
-                    f"call in the program would {'pay for NaN checks' if now else 'lose its NaN checks'}. "
-                    f"Change it for one block only, with a setting that is restored on the way out, even "
-                    f"when an error escapes. See {FLAGS}", "global-setting")
+def _setting_now():
+    """jax_debug_nans where the exercise runs, its global value beside it when this thread holds
+    a value of its own (a context manager left open, a value pinned on the thread)."""
+    return checks.every_setting()["jax_debug_nans"]
+
+
+def _check_setting(before, *, what):
+    now = _setting_now()
+    if now != before:
+        checks.fail(f"after {what}, jax_debug_nans reads {now}; it read {before} before. The option is "
+                    f"global, and a value left on the calling thread counts too: every later jitted call "
+                    f"in the program would run with a value the caller never chose. Change it for one "
+                    f"block only, with a setting that is restored on the way out, even when an error "
+                    f"escapes. See {FLAGS}", "global-setting")
 
 
 def _check_ran_checked(f, *, what):
@@ -93,8 +99,9 @@ def _check_name(got, want, *, what, why):
 
 def test_names_the_primitive_that_made_the_first_nan(exercise):
     f = _watched(spread)
+    before = _setting_now()
     got = _origin(exercise, f, np.array([3.0, 1.0], np.float32), what="nan_origin(spread, [3, 1])")
-    _check_setting(False, what="nan_origin(spread, [3, 1])")
+    _check_setting(before, what="nan_origin(spread, [3, 1])")
     _check_ran_checked(f, what="nan_origin(spread, [3, 1])")
     _check_name(got, "sqrt", what="nan_origin(spread, [3, 1])",
                 why="sqrt(1 - 2) is the first NaN; log and * only pass it on. Return the name of the "
@@ -103,8 +110,9 @@ def test_names_the_primitive_that_made_the_first_nan(exercise):
 
 def test_another_function_another_primitive(exercise):
     f = _watched(standardise)
+    before = _setting_now()
     got = _origin(exercise, f, np.full(3, 2.0, np.float32), what="nan_origin(standardise, [2, 2, 2])")
-    _check_setting(False, what="nan_origin(standardise, [2, 2, 2])")
+    _check_setting(before, what="nan_origin(standardise, [2, 2, 2])")
     _check_ran_checked(f, what="nan_origin(standardise, [2, 2, 2])")
     _check_name(got, "div", what="nan_origin(standardise, [2, 2, 2])",
                 why="(x - mean) / std is 0 / 0 for a constant x, so the division is the first "
@@ -113,8 +121,9 @@ def test_another_function_another_primitive(exercise):
 
 def test_none_when_no_nan_appears(exercise):
     f = _watched(log_scale)
+    before = _setting_now()
     got = _origin(exercise, f, np.array([0.0, 1.0], np.float32), what="nan_origin(log_scale, [0, 1])")
-    _check_setting(False, what="nan_origin(log_scale, [0, 1])")
+    _check_setting(before, what="nan_origin(log_scale, [0, 1])")
     _check_ran_checked(f, what="nan_origin(log_scale, [0, 1])")
     _check_name(got, None, what="nan_origin(log_scale, [0, 1])",
                 why="log(0) is -inf, not NaN, so no primitive made a NaN and JAX raised nothing.")
@@ -134,11 +143,13 @@ def test_leaves_the_setting_as_it_found_it(exercise):
     checks.assert_leaves_setting(lambda: _run_ignoring_the_nan(exercise, _watched(spread).f, x), "jax_debug_nans",
                                  what="nan_origin(spread, [3, 1])", why=f"See {FLAGS}")
     with jax.debug_nans(True):  # a caller who already checks for NaNs keeps checking
+        before = _setting_now()
         try:
             exercise.nan_origin(_watched(spread).f, x)
         except FloatingPointError:
             pass  # what it returns is the other checks' business; here only the setting counts
-        _check_setting(True, what="nan_origin(spread, [3, 1]) called with jax_debug_nans already on")
+        _check_setting(before, what="nan_origin(spread, [3, 1]) called with jax_debug_nans already on")
+    before = _setting_now()
     try:
         _origin(exercise, _watched(broken), np.ones(2, np.float32), what="nan_origin(broken, x)")
         raised = False
@@ -146,7 +157,7 @@ def test_leaves_the_setting_as_it_found_it(exercise):
         raise
     except Exception:  # noqa: BLE001 - any error from f itself is the caller's to see
         raised = True
-    _check_setting(False, what="nan_origin(f, x) for an f that raises a shape error while tracing")
+    _check_setting(before, what="nan_origin(f, x) for an f that raises a shape error while tracing")
     if not raised:
         checks.fail("nan_origin(broken, x) returned although broken fails with a shape error: let errors "
                     "other than the NaN report reach the caller.")

@@ -16,6 +16,7 @@ import numpy as np
 
 from grader.checks import site
 from grader.checks.core import DOCS, fail, sentence, short
+from grader.checks.witnessed import every_setting
 from grader.runtime.loading import SWAPPED_FUNCTION
 
 
@@ -239,14 +240,16 @@ def assert_leaves_setting(call: Callable[[], Any], name: str, *, what: str, why:
     try:
         for start in (False, True):
             change_setting(name, start)
+            found = every_setting()[name]  # with a value held by this thread beside the global one
             call()
-            after = read_setting(name)
-            if bool(after) != start:
-                fail(sentence(f"{what}, called with {name} {'on' if start else 'off'}, left it "
-                              f"{'on' if after else 'off'}. The setting is global: every later call in "
-                              f"the caller's program would run with a value the caller never chose. "
-                              f"Change it for your own block only, with a setting that restores the "
-                              f"caller's value on the way out, whatever it was.", why), "global-setting")
+            after = every_setting()[name]
+            if after != found:
+                fail(sentence(f"{what}, called with {name} {'on' if start else 'off'}, left it reading "
+                              f"{after} (it read {found}). The setting is global, and a value left on the "
+                              f"calling thread counts too: every later call in the caller's program would "
+                              f"run with a value the caller never chose. Change it for your own block only, "
+                              f"with a setting that restores the caller's value on the way out, whatever "
+                              f"it was.", why), "global-setting")
     finally:
         change_setting(name, before)
 
