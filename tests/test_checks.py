@@ -64,6 +64,20 @@ def test_count_compiles_counts_retraces_by_name():
     assert caught.value.code == "recompiles"
 
 
+def test_a_compile_proves_the_work_only_when_its_program_does_it():
+    x = jnp.arange(1.0, 4.0)
+    decoy = jax.jit(lambda v: v * 1)
+    with checks.count_compiles() as log:
+        decoy(x)
+        jnp.log(x)  # the work, op by op: an eager operation's program
+    with pytest.raises(KataFailure, match="none of them does the work") as caught:
+        checks.assert_compiles(log, what="f()", calls="its first call", at_most=1, doing=("log",))
+    assert caught.value.code == "not-jitted"
+    with checks.count_compiles() as log:
+        jax.jit(lambda v: jnp.log(v) * 2)(x)
+    checks.assert_compiles(log, what="f()", calls="its first call", at_most=1, doing=("log", "mul"))
+
+
 def test_a_compile_budget_is_not_met_by_compiling_nothing():
     x = np.ones(3, np.float32)
     with checks.count_compiles() as nothing:

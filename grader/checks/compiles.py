@@ -304,7 +304,7 @@ NOT_COMPILED = (
 
 def assert_compiles(log: CompileLog, *, what: str, calls: str, expected: int | None = None,
                     at_most: int | None = None, warm_up: CompileLog | None = None,
-                    why: str = "") -> None:
+                    why: str = "", doing: tuple[str, ...] = ()) -> None:
     """The block compiled exactly `expected` (or at most `at_most`) times, and something was compiled.
 
     A budget can be met by doing nothing: an answer with no jit compiles zero
@@ -318,6 +318,9 @@ def assert_compiles(log: CompileLog, *, what: str, calls: str, expected: int | N
       calls: how the calls in the block differed, e.g. "5 calls with the same shapes".
       warm_up: the `count_compiles` log of the first call(s), when `expected=0`.
       why: the idea and the fix for this exercise; the generic causes are used otherwise.
+      doing: primitives the work itself makes (e.g. `("gather", "log")`): a compile proves the
+        work was compiled only when its program holds every one of them. A jit of something else
+        beside work run op by op (its compiles filed as eager) is no proof.
     """
     __tracebackhide__ = True
     if (expected is None) == (at_most is None):
@@ -328,6 +331,13 @@ def assert_compiles(log: CompileLog, *, what: str, calls: str, expected: int | N
     if proof.count == 0:
         fail(sentence(f"{what} compiled nothing for "
                       f"{'its first call' if expected == 0 else calls}: {NOT_COMPILED}.",
+                      f"See {DOCS}/jit-compilation.html"), "not-jitted")
+    if doing and not any(held is not None and set(doing) <= held for held in proof.primitives):
+        fail(sentence(f"{what} compiled {proof.count} program(s) for "
+                      f"{'its first call' if expected == 0 else calls}, but none of them does the work "
+                      f"(none holds {', '.join(doing)}): the work ran op by op outside any compiled "
+                      f"program, and what was compiled is something else. The work must run in the function "
+                      f"compiled with jax.jit.",
                       f"See {DOCS}/jit-compilation.html"), "not-jitted")
     n = log.count
     if (expected is not None and n == expected) or (at_most is not None and n <= at_most):
