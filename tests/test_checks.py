@@ -1189,7 +1189,7 @@ def test_a_setting_left_as_found_from_both_starting_values():
         jax.config.update("jax_debug_nans", False)
 
     before = checks.read_setting("jax_debug_nans")
-    with pytest.raises(KataFailure, match="called with jax_debug_nans on, left it off") as caught:
+    with pytest.raises(KataFailure, match=r"called with jax_debug_nans on, left it reading False \(it read True\)") as caught:
         checks.assert_leaves_setting(resets_to_off, "jax_debug_nans", what="f()")
     assert caught.value.code == "global-setting"
     checks.assert_leaves_setting(lambda: None, "jax_debug_nans", what="f()")
