@@ -229,7 +229,10 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
                 try:
                     os.killpg(child.pid, signal.SIGKILL)
                 except ProcessLookupError:
-                    os.kill(child.pid, signal.SIGKILL)  # forked, not yet in a session of its own
+                    try:
+                        os.kill(child.pid, signal.SIGKILL)  # forked, not yet in a session of its own
+                    except ProcessLookupError:
+                        pass  # it ended between the look and the kill
                 child.wait()
         reports, crashes = [], []
         for i, child in enumerate(children):
