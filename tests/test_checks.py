@@ -1224,9 +1224,11 @@ def test_watch_records_runs_out_of_reach_of_what_it_hands_out():
         watch.f(jnp.ones(2))
     watch.f.traces, watch.f.seen = 1, [True]  # what a Traced object held: here it is nobody's record
     assert watch.f.__name__ == "body" and not hasattr(watch.f, "__code__")
-    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, (None,)),  # a tracer is not an array
-                            checks.Run(False, {"jax_debug_nans": True}, ((2,),))]
-    assert watch.traces() == 1
+    jax.make_jaxpr(watch.f)(jnp.ones(3))  # traced, but for no call of a jitted function
+    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, (None,), True),  # a tracer is not an array
+                            checks.Run(False, {"jax_debug_nans": True}, ((2,),)),
+                            checks.Run(True, {"jax_debug_nans": False}, (None,), False)]
+    assert watch.traces() == 2
 
 
 def test_every_setting_sees_a_flag_left_changed():

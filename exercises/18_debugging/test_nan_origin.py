@@ -30,8 +30,8 @@ def _keep_switches():
 
 def _watched(body):
     """body, handed to nan_origin through the witness (checks.Watch): each run of its Python body is
-    recorded where the exercise cannot reach, with whether jax.jit was tracing it (rather than running
-    it on values) and whether jax_debug_nans was on then."""
+    recorded where the exercise cannot reach, with whether a call of jax.jit(f) was tracing it (rather
+    than running it on values, or make_jaxpr tracing it) and whether jax_debug_nans was on then."""
     return checks.Watch(body, settings=("jax_debug_nans",))
 
 
@@ -84,12 +84,14 @@ def _check_ran_checked(f, *, what):
                     f"find the NaN: with the option on, a jitted call whose output holds a NaN is run "
                     f"again op by op and stops at the first primitive that made one. See {FLAGS}",
                     "wrong-tool")
-    if not any(run.settings["jax_debug_nans"] and run.traced for run in runs):
-        checks.fail(f"{what}: {f.name} ran with NaN checking on, but never under jax.jit: it was "
-                    f"only ever called on values, op by op. The task is jax.jit(f)(*args) with the "
-                    f"option on: JAX checks the compiled call's output and, when it holds a NaN, runs "
-                    f"the function again de-optimized to find the primitive that made it. See {FLAGS}",
-                    "not-jitted")
+    if not any(run.settings["jax_debug_nans"] and run.jit_call for run in runs):
+        how = ("only traced, for no call of a jitted function (make_jaxpr, eval_shape or .lower "
+               "run nothing)" if any(run.settings["jax_debug_nans"] and run.traced for run in runs)
+               else "only ever called on values, op by op")
+        checks.fail(f"{what}: {f.name} ran with NaN checking on, but never for a call of jax.jit(f): "
+                    f"it was {how}. The task is jax.jit(f)(*args) with the option on: JAX checks the "
+                    f"compiled call's output and, when it holds a NaN, runs the function again "
+                    f"de-optimized to find the primitive that made it. See {FLAGS}", "not-jitted")
 
 
 def _check_name(got, want, *, what, why):

@@ -161,8 +161,10 @@ def start_host_reads() -> None:
     noted: dict[int, Any] = {}  # id -> the array (kept, so an id is never reused while watching)
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
 
+    libraries, trusted = _library_folders(), _trusted_folders()  # bound once: a read happens often
+
     def note(self: Any, frame: Any, read_by_the_grader: Any = _read_by_the_grader, /) -> None:
-        if id(self) not in noted and not read_by_the_grader(frame):
+        if id(self) not in noted and not read_by_the_grader(frame, libraries, trusted):
             noted[id(self)] = self
             seen.append(f"{self.dtype}{list(self.shape)}")
 
@@ -190,7 +192,6 @@ def start_host_reads() -> None:
             return value
         return watched
 
-    libraries = _library_folders()
     restore = _HOST_READS["restore"] = []
     for function in _read_functions():
         restore.append(_point_at(function, watching))
@@ -271,27 +272,30 @@ def _library_folders() -> tuple[str, ...]:
     return tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (jax, numpy))
 
 
-def _read_by_the_grader(frame: Any) -> bool:
+def _trusted_folders() -> tuple[str, ...]:
+    """Where the grader's, JAX's, NumPy's and the standard library's code lives."""
+    import grader
+
+    return (*_library_folders(), os.path.dirname(os.path.abspath(grader.__file__)),
+            os.path.dirname(os.path.abspath(os.__file__)), "<frozen ")
+
+
+def _read_by_the_grader(frame: Any, libraries: tuple[str, ...], trusted: tuple[str, ...]) -> bool:
     """Whether the read comes from the grader's protocol (sending a result back): the first caller
     outside JAX and NumPy is the grader's wire code, not a submission's print or float(), and no code
     but the grader's, JAX's, NumPy's and the standard library's is on the stack around it (the
     submission handing an array to the wire code itself is its own read)."""
-    libraries = _library_folders()
     for _ in range(16):
         if frame is None:
             return False
         filename = frame.f_code.co_filename
         if not filename.startswith(libraries) and not filename.startswith("<"):
-            return site.is_protocol(filename) and _only_trusted_code_from(frame.f_back)
+            return site.is_protocol(filename) and _only_trusted_code_from(frame.f_back, trusted)
         frame = frame.f_back
     return False
 
 
-def _only_trusted_code_from(frame: Any) -> bool:
-    import grader
-
-    trusted = (*_library_folders(), os.path.dirname(os.path.abspath(grader.__file__)),
-               os.path.dirname(os.path.abspath(os.__file__)), "<frozen ")
+def _only_trusted_code_from(frame: Any, trusted: tuple[str, ...]) -> bool:
     while frame is not None:
         if not frame.f_code.co_filename.startswith(trusted):
             return False

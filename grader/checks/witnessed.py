@@ -27,12 +27,14 @@ from grader.runtime import witness
 @dataclass(frozen=True)
 class Run:
     """One run of a watched body: was it traced (its arguments tracers of a jax.jit-style trace, not
-    values), the values of the settings the Watch named, read as it ran, and its positional arguments'
-    shapes (None for an argument that is not an array)."""
+    values), the values of the settings the Watch named, read as it ran, its positional arguments'
+    shapes (None for an argument that is not an array), and was that trace for a call of a jax.jit
+    function (a trace for make_jaxpr, eval_shape or `.lower` runs nothing)."""
 
     traced: bool
     settings: dict
     shapes: tuple = ()  # of each positional argument: an array's shape, None for anything else
+    jit_call: bool = False  # traced for a call of a jax.jit function (not make_jaxpr, eval_shape, lower)
 
 
 class Watch:
@@ -48,7 +50,7 @@ class Watch:
     def runs(self) -> list[Run]:
         where = site.current()
         record = runs_of(self._number) if where is None else where.run(runs_of, self._number)
-        return [Run(bool(traced), dict(values), tuple(shapes)) for traced, values, shapes in record]
+        return [Run(bool(traced), dict(values), tuple(shapes), bool(by_jit)) for traced, values, shapes, by_jit in record]
 
     def traces(self) -> int:
         """How many times the body ran on tracers (traced), not on values."""
@@ -89,7 +91,37 @@ def settings_here() -> dict[str, str]:
         local, overall = get_local(), _shown(get_global())
         seen = overall if local is unset else _shown(local)
         found[name] = seen if overall == seen else f"{seen} here (set globally to {overall})"
+    hook = _output_check_left_apart(readers, unset)
+    if hook:
+        for name in _OUTPUT_CHECKS:
+            found[name] = f"{found[name]}, yet {hook}"
     return found
+
+
+# jit's C++ fast path does not read jax_debug_nans or jax_debug_infs: it asks JAX's post hook (the
+# unregistered config `post_hook`), which those two settings' own hooks set. Set directly, the hook
+# checks every jitted call's output while both settings read off.
+_OUTPUT_CHECKS = ("jax_debug_nans", "jax_debug_infs")
+
+
+def _output_check_left_apart(readers: dict, unset: Any) -> str:
+    """What jit's output check does when JAX's post hook disagrees with the settings that set it
+    ("" when it agrees). Only the global values are held to agree, and a hook on this thread only
+    when it is on: JAX itself leaves this thread's hook off when a `with jax.debug_nans(True)`
+    block ends, whatever the global setting."""
+    if "post_hook" not in readers or not all(name in readers for name in _OUTPUT_CHECKS):
+        return ""
+
+    def value(name: str) -> Any:
+        local = readers[name][0]()
+        return readers[name][1]() if local is unset else local
+
+    hook_global = readers["post_hook"][1]() is not None
+    if hook_global != any(bool(readers[name][1]()) for name in _OUTPUT_CHECKS):
+        return f"jit's output check is globally {'on' if hook_global else 'off'} (JAX's post hook set directly)"
+    if value("post_hook") is not None and not any(bool(value(name)) for name in _OUTPUT_CHECKS):
+        return "jit's output check is on here (JAX's post hook set directly)"
+    return ""
 
 
 def setting_readers() -> dict[str, tuple[Callable, Callable, Callable]]:
@@ -111,7 +143,31 @@ def setting_readers() -> dict[str, tuple[Callable, Callable, Callable]]:
     for name, holder in dict(jax_config.config._value_holders).items():
         if name not in readers and isinstance(holder, jax_config.Flag):
             readers[name] = (never_local, functools.partial(flag_value, holder), holder._set)
+    for name, holder in _unregistered_settings().items():
+        readers.setdefault(name, (holder.get_local, holder.get_global, holder.set_global))
     return readers
+
+
+# JAX's own trace machinery, which every trace changes and restores: state, not a setting.
+_TRACE_STATE = frozenset({"trace_state", "trace_state_strong_ref", "axis_env_state"})
+
+
+def _unregistered_settings() -> dict[str, Any]:
+    """The configs JAX keeps outside `jax.config`'s tables, by their names: jit's post hook (which
+    checks outputs for NaN), the mesh, device and compute-on contexts. A context left entered, or
+    the hook set directly, changes later calls as a setting does."""
+    import sys
+
+    from jax._src import config as jax_config
+
+    kind, found = jax_config.config_ext.Config, {}
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not module_name.startswith("jax."):
+            continue
+        for value in list(vars(module).values()):
+            if type(value) is kind and value.name not in _TRACE_STATE:
+                found.setdefault(value.name, value)
+    return found
 
 
 _BOUND_READERS: Any = None  # the subject's `setting_readers()`, bound before the submission ran

@@ -95,9 +95,10 @@ class Watched:
         self._number = _ask("watch", (body, _tuple(str(name) for name in settings)))
         self.f = _Run(self._number, str(getattr(body, "__name__", "f")))
 
-    def runs(self) -> list[tuple[bool, dict, tuple]]:
+    def runs(self) -> list[tuple[bool, dict, tuple, bool]]:
         """Each run of the body, in order: (was it traced, {setting: its value during that run}, the
-        shape of each positional argument that is an array, None for any other)."""
+        shape of each positional argument that is an array, None for any other, was it traced for a
+        call of a jax.jit function)."""
         return _ask("runs", (self._number,))
 
 
@@ -107,7 +108,7 @@ def watch(body: Any, settings: tuple[str, ...] = ()) -> tuple[int, _Run]:
     return watched._number, watched.f
 
 
-def runs_of(number: int) -> list[tuple[bool, dict, tuple]]:
+def runs_of(number: int) -> list[tuple[bool, dict, tuple, bool]]:
     """The record of the witnessed body `number` (see `Watched.runs`)."""
     return _ask("runs", (number,))
 
@@ -228,15 +229,28 @@ class Ledger:
         if watched is None:
             raise _LookupError("no such watched function")
         if operation == "runs":
-            return [(traced, _dict(values), shapes) for traced, values, shapes in watched["runs"]]
+            return [(traced, _dict(values), shapes, by_jit) for traced, values, shapes, by_jit in watched["runs"]]
         args, kwargs = payload[1], payload[2]
         if _type(args) is not tuple or _type(kwargs) is not dict:
             raise _TypeError("a watched function takes arguments")
         # Exact types only: nothing of the caller's runs here, and a look-alike tracer is no tracer.
         traced = _any(_type(arg) is _JaxprTracer for arg in (*args, *kwargs.values()))
         watched["runs"].append((traced, {name: _setting(name) for name in watched["settings"]},
-                                _tuple(_shape(arg) for arg in args)))
+                                _tuple(_shape(arg) for arg in args), traced and _under_a_jit_call(_getframe(1))))
         return watched["body"](*args, **kwargs)
+
+
+def _under_a_jit_call(frame: Any) -> bool:
+    """Whether a call of a jax.jit function is on the stack, tracing on a cache miss: a trace for
+    make_jaxpr, eval_shape or `.lower` runs nothing, and leaves no such frame. A frame's code is the
+    code that runs in it: only calling the jitted function makes one with jit's own."""
+    if _JIT_CALL is None:  # a JAX whose jit this witness does not know: every trace counts
+        return True
+    while frame is not None:
+        if frame.f_code is _JIT_CALL:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _setting(name: str) -> Any:
@@ -290,6 +304,18 @@ def _leaves_of() -> Any:
     return jax.tree_util.tree_leaves
 
 
+def _jit_call_code() -> Any:
+    """The code jax.jit's C++ call runs in Python when its cache has no program for the arguments
+    (pjit's `cache_miss`, made in `_cpp_pjit`); None where this JAX has no such function."""
+    import types
+
+    from jax._src import pjit
+
+    made_by = getattr(pjit, "_cpp_pjit", None)
+    consts = made_by.__code__.co_consts if isinstance(made_by, types.FunctionType) else ()
+    return next((c for c in consts if isinstance(c, types.CodeType) and c.co_name == "cache_miss"), None)
+
+
 def _jax_internals() -> tuple:
     from jax._src import config
     from jax._src.interpreters import partial_eval
@@ -303,6 +329,7 @@ _len, _type, _any, _all, _list, _getattr = len, type, any, all, list, getattr
 _tuple, _dict, _repr, _NoneType = tuple, dict, repr, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()
+_JIT_CALL = _jit_call_code()
 _PLAIN = frozenset(_plain_types())
 _ARRAYS = frozenset(_plain_types()[:2])  # ArrayImpl, np.ndarray: their shapes are C attributes
 _int = int

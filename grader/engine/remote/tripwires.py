@@ -20,6 +20,9 @@ with, each of these is a change, and ends the subject, reported, like a refusal 
 - every entry JAX's `Config` class held at start (its settings' properties, `update`): names JAX adds
   later (a library imported late defines its own option) are not changes; and every attribute of the
   server's `BoundSettings`, the settings' states it reads and writes with;
+- every name of a JAX module that holds a setting (`jax._src.config.debug_nans`, jit's post hook
+  `jax._src.api._post_hook_state`) or the config module (`dispatch.config`): JAX reads its settings
+  through these, so a look-alike bound there would change what JAX does behind the settings read back;
 - an instance attribute of a live grader object (the server, what it holds, the grader's module-level
   instances, `jax.config`) under the name of a callable of its class: `server._reply = f` shadows the
   method for every later `self._reply(...)`; and such an object's class swapped.
@@ -61,8 +64,10 @@ class Tripwires:
     """The snapshot, and `refuse_if_changed`, which compares what is there now with it."""
 
     def __init__(self, owners_by_name: list[Any], classes: list[type], every_name: list[types.ModuleType] = (),
-                 entries_of: list[type] = (), objects: list[Any] = (), used: frozenset[str] | None = None) -> None:
+                 entries_of: list[type] = (), objects: list[Any] = (), used: frozenset[str] | None = None,
+                 names_of: list[tuple[types.ModuleType, list[str]]] = ()) -> None:
         """`owners_by_name`: modules (and classes) whose functions, classes and modules are watched;
+        `names_of`: (module, names) whose names are watched whatever they hold;
         `classes`: those whose every entry is watched, and the names they hold; `every_name`: modules
         whose every name is watched, and the contents of their containers; `entries_of`: classes (or
         objects) whose entries at start are watched (names added are not changes); `objects`: live objects whose own
@@ -89,6 +94,9 @@ class Tripwires:
                     value, types.ModuleType)) and (used is None or name in used)], module.__name__)
         for owner in entries_of:
             watch(vars(owner), list(vars(owner)), getattr(owner, "__qualname__", type(owner).__qualname__))
+        for module, kept in names_of:
+            if id(module) not in every:
+                watch(vars(module), list(kept), module.__name__)
         module_spaces, containers, container_names = [], {}, []
         for module in every.values():
             space = vars(module)
@@ -140,7 +148,27 @@ class Tripwires:
         return Tripwires(modules + jax_classes, classes + _flow_classes() + _mutable_mro(config.State) + [config.Flag],
                          every_name=grader,
                          entries_of=[type(jax.config)] + ([] if server is None else [server.settings]),
-                         objects=_live_objects(server, grader, classes) + [jax.config], used=_names_used_by(grader))
+                         objects=_live_objects(server, grader, classes) + [jax.config], used=_names_used_by(grader),
+                         names_of=_setting_holders())
+
+
+def _setting_holders() -> list[tuple[types.ModuleType, list[str]]]:
+    """Each JAX module's names that hold a setting (a config `State`, a `Flag`, an unregistered
+    config such as jit's post hook), `jax.config` or the config module itself: JAX reads a setting
+    through these (`config.debug_nans.value`), never through the tables the settings are read back
+    with, so a look-alike bound under one of them changes what JAX does while the read-back sees the
+    caller's value."""
+    from jax._src import config
+
+    kinds = (config.State, config.Flag, config.config_ext.Config, type(config.config))
+    found = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "jax" or name.startswith(("jax.", "jaxlib."))):
+            continue
+        kept = [key for key, value in list(vars(module).items()) if value is config or isinstance(value, kinds)]
+        if kept:
+            found.append((module, kept))
+    return found
 
 
 def _names_used_by(modules: list[types.ModuleType]) -> frozenset[str]:
