@@ -720,6 +720,47 @@ def test_run_in_processes_refuses_rebound_jax_facts_and_reports_that_are_not_pla
         ({"index": 0, "findings": "forged"}, {"id": 0}), ({"index": 1, "findings": "forged"}, {"id": 1})]
 
 
+WRITES_ITS_OWN_REPORT = """
+import json, os, sys
+
+def claims(coordinator, num_processes, process_id):
+    # The launch's result file is named in argv: write a joined cluster's report there and leave
+    # before the launch writes the real one.
+    observed = {"process_count": num_processes, "process_index": process_id, "secrets": ["0", "1"]}
+    with open(sys.argv[7], "w") as out:
+        out.write(json.dumps({"ok": True, "result": process_id, "observed": observed}))
+    os._exit(0)
+
+def unproven(coordinator, num_processes, process_id):
+    observed = {"process_count": num_processes, "process_index": process_id}
+    with open(sys.argv[7], "w") as out:
+        out.write(json.dumps({"ok": True, "result": process_id, "observed": observed}))
+    os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("forkserver_on", [True, False])
+def test_run_in_processes_believes_a_joined_cluster_only_on_its_secrets(tmp_path, monkeypatch, forkserver_on):
+    """Each process is handed a secret apart from its peers'; a report of a joined cluster must hold every
+    peer's, as read back from the coordination service the processes joined."""
+    from grader.runtime import forkserver
+
+    if not forkserver_on:
+        monkeypatch.setattr(forkserver, "fork", lambda *args, **kwargs: None)
+    path = tmp_path / f"writes_its_own_{forkserver_on}.py"
+    path.write_text(WRITES_ITS_OWN_REPORT)
+    with pytest.raises(KataFailure, match="reports a cluster its peers were not in"):
+        checks.run_in_processes(str(path), "claims", what="claims(...)", n_processes=2, devices_per_process=1)
+    with pytest.raises(KataFailure, match="left a report the launch did not write"):
+        checks.run_in_processes(str(path), "unproven", what="unproven(...)", n_processes=2, devices_per_process=1)
+    joiner = tmp_path / f"joiner_{forkserver_on}.py"
+    joiner.write_text(LATE_JOINER)
+    found = checks.run_in_processes(str(joiner), "join", what="join(...)", n_processes=2, devices_per_process=1,
+                                    observed=True)
+    assert [result for result, _ in found] == [2, 2]
+    assert all(seen["process_count"] == 2 and len(seen["secrets"]) == 2 for _, seen in found)
+
+
 TRACED_ONLY = """
 import jax
 import jax.numpy as jnp

@@ -13,6 +13,10 @@ from grader.checks.core import DOCS, fail
 PROCESS_MAIN = r"""
 import builtins, importlib.util, json, sys, traceback, types
 path, name, coordinator, count, index, n_devices, out, prelude = sys.argv[1:9]
+# This process's secret, from the launcher (not in argv, which every process on the machine can
+# read): proof, after the function returned, that the processes joined one cluster, for only the
+# coordination service they joined carries each peer's secret to the others.
+SECRET = globals().pop("KATAS_SECRET", None) or sys.stdin.readline().strip()
 import jax
 import numpy as np
 from jax._src import array as jax_array, distributed as jax_distributed, xla_bridge
@@ -28,6 +32,8 @@ WATCHED = (jax, xla_bridge, jax_distributed, jax_array, json, json.encoder, buil
 FACTS = {"process_count": jax.process_count, "process_index": jax.process_index,
          "device_count": jax.device_count, "local_device_count": jax.local_device_count}
 DEVICES, LOCAL_DEVICES, DUMPS, OPEN, DEVICE = jax.devices, jax.local_devices, json.dumps, open, jax.Device
+CLUSTER, CLIENT = jax_distributed.global_state, jax_distributed._jax.DistributedRuntimeClient
+PUT, GET = CLIENT.key_value_set, CLIENT.blocking_key_value_get
 ARRAYS, PLAIN = (np.ndarray, np.generic, jax_array.ArrayImpl), (bool, int, float, str, type(None))
 
 def identities():
@@ -40,6 +46,15 @@ def changed(start):
     added = [(owner, key) for owner in WATCHED if isinstance(owner, type)
              for key in vars(owner) if (owner, key) not in start]
     return sorted(f"{owner.__name__}.{key}" for owner, key in moved + added)
+
+def joined_secrets():
+    # Each process puts its secret in the coordination service it joined and reads every peer's back.
+    # None when this process runs no client of jax.distributed (it never joined, or left).
+    client = getattr(CLUSTER, "client", None)
+    if type(client) is not CLIENT:
+        return None
+    PUT(client, f"katas_secret/{index}", SECRET)
+    return [GET(client, f"katas_secret/{i}", 10_000) for i in range(int(count))]
 
 def plain(value, depth=0):
     # A fresh tree of exact plain types: a dict subclass's own items() or __setitem__ never reach JSON.
@@ -91,7 +106,7 @@ try:
         # whatever the function returned.
         observed = {key: fact() for key, fact in FACTS.items()}
         observed.update(devices=[d.id for d in DEVICES()], local_devices=[d.id for d in LOCAL_DEVICES()],
-                        findings=plain(findings))
+                        findings=plain(findings), secrets=joined_secrets())
         text = DUMPS({"ok": True, "result": plain(result), "observed": observed})
 except BaseException as error:
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
@@ -189,6 +204,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
                       timeout: float, prelude: str = "") -> tuple[str, Any]:
     import json
     import os
+    import secrets
     import signal
     import subprocess
     import sys
@@ -199,6 +215,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
     from grader.runtime import forkserver
 
     coordinator = f"127.0.0.1:{_free_port()}"
+    secret_of = [secrets.token_hex(16) for _ in range(n)]
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
     with tempfile.TemporaryDirectory(prefix="katas-processes-") as scratch:
         folder = Path(scratch)
@@ -208,11 +225,15 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
             logs.append(log)
             args = [str(path), function, coordinator, str(n), str(i), str(per), str(folder / f"result-{i}.json"),
                     prelude]
-            forked = forkserver.fork(run_process_main, [args], env=env, log=str(folder / f"log-{i}.txt"))
-            children.append(forked or subprocess.Popen(
-                [sys.executable, "-c", PROCESS_MAIN, *args],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                start_new_session=True))
+            forked = forkserver.fork(run_process_main, [args, secret_of[i]], env=env,
+                                     log=str(folder / f"log-{i}.txt"))
+            if forked is None:
+                forked = subprocess.Popen([sys.executable, "-c", PROCESS_MAIN, *args], stdout=log,
+                                          stderr=subprocess.STDOUT, stdin=subprocess.PIPE, env=env,
+                                          start_new_session=True)
+                forked.stdin.write(f"{secret_of[i]}\n".encode())
+                forked.stdin.close()
+            children.append(forked)
         deadline = time.monotonic() + timeout
         timed_out = False
         while any(c.poll() is None for c in children):
@@ -274,7 +295,34 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
                 f"aborts when jax.distributed.initialize times out waiting for its peers (a wrong "
                 f"num_processes or two processes with the same process_id) or when a peer it "
                 f"was talking to died. See {MULTI_PROCESS_DOCS}")
+    for i, report in enumerate(reports):
+        unproven = _unproven(report["observed"], secret_of, what, i, n)
+        if unproven:
+            return "fail", unproven
     return "ok", [(report["result"], report["observed"]) for report in reports]
+
+
+def _unproven(observed: Any, secret_of: list[str], what: str, i: int, n: int) -> str:
+    """Why process i's report of a joined cluster is not believed ("" when it is). Each process puts
+    a secret of its own, handed to it apart from the others', in the coordination service it joined,
+    and reports every peer's as read back there: only processes that joined one cluster know them all."""
+    if type(observed) is not dict or "secrets" not in observed:
+        return (f"{what}: process {i} of {n} left a report the launch did not write (it lacks the proof "
+                f"every report of the launch carries): the result file is the launch's to write, after "
+                f"the function returns. Return your result; never end the process yourself.")
+    if observed.get("process_count") == 1 and observed["secrets"] is None:
+        return ""  # never joined: the checks say so, from what JAX reported
+    if observed["secrets"] is None:
+        return (f"{what}: process {i} of {n} says JAX joined {observed.get('process_count')} processes, "
+                f"but no jax.distributed client ran there once the function returned (was "
+                f"jax.distributed.shutdown called?), so nothing proves the processes joined. Leave the "
+                f"cluster joined: JAX leaves it when the process exits. See {MULTI_PROCESS_DOCS}")
+    if observed["secrets"] != secret_of:
+        return (f"{what}: process {i} of {n} reports a cluster its peers were not in: the secrets the "
+                f"processes put in the coordination service they joined are not the ones its report "
+                f"holds, so the report did not come from {n} processes joined by jax.distributed. Report "
+                f"what JAX says; never write or change the launch's report.")
+    return ""
 
 
 def _last_error_line(log: str) -> str:
@@ -288,8 +336,9 @@ def _last_error_line(log: str) -> str:
 # --- a process forked from the check process's fork server -----------------------------------------
 
 
-def run_process_main(args: list[str]) -> int:
-    """Run PROCESS_MAIN with `args` here, as `python -c` would; its exit code (for the fork server)."""
+def run_process_main(args: list[str], secret: str) -> int:
+    """Run PROCESS_MAIN with `args` here, as `python -c` would, and this process's `secret` (which a
+    new interpreter reads from its stdin); its exit code (for the fork server)."""
     import atexit
     import sys
     import traceback
@@ -297,7 +346,7 @@ def run_process_main(args: list[str]) -> int:
     sys.argv = ["-c", *args]
     code = 0
     try:
-        exec(compile(PROCESS_MAIN, "<kata process>", "exec"), {"__name__": "__main__"})
+        exec(compile(PROCESS_MAIN, "<kata process>", "exec"), {"__name__": "__main__", "KATAS_SECRET": secret})
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     except BaseException:  # noqa: BLE001 - reported in the process's log, as an interpreter would
