@@ -43,7 +43,8 @@ REFUSED = {"runner_patch", "channel_key", "helper_overwrite", "plugin_gc", "fram
            "audit_state", "renamed_code", "library_frames", "laundered_code", "tracer_callback",
            "class_reply_patch", "class_answer_patch", "class_request_patch", "class_property", "probe_patch",
            "codec_tuple", "config_property", "swap_code_sniff", "timed_mutation", "pool_frame_joined",
-           "ctypes_library_frame", "warning_del_reply", "nan_hook_left_on", "x64_module_proxy"}
+           "ctypes_library_frame", "warning_del_reply", "nan_hook_left_on", "x64_module_proxy",
+           "del_rebinds_module_name"}
 
 
 def _attack_text(name: str) -> str:

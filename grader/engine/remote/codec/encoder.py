@@ -67,6 +67,8 @@ class Encoder:
 
     def encode(self, v: Any) -> Any:
         if v is None or isinstance(v, (bool, str)):
+            if type(v) is not str and type(v) is not bool and v is not None:
+                self.met_foreign = True  # a str subclass: freed later, its `__del__` runs then
             return v
         kind = type(v)
         if kind is int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import gc
 import itertools
 import sys
 import threading
@@ -73,16 +74,36 @@ def _answer_all(server: Server, ended: list[BaseException]) -> None:
     # request could be the submission's replacement (handed the server), put back before any check.
     read, answer, write, replies = server.reader.read, Server.answer, write_frame, server.replies
     refuse_if_changed = server.refuse_if_changed  # a plain function: nothing in it is looked up on a class
-    deliver_compiles = server.deliver_compiles
+    deliver_compiles, end_request = server.deliver_compiles, server.end_request
+    gc.disable()  # on only while a request's call runs (`_with_the_collector`)
     try:
         while True:
             try:
                 data = read()
             except SubjectGone:
                 return
-            write(replies, answer(server, data, refuse_if_changed, deliver_compiles))
+            reply = answer(server, data, refuse_if_changed, deliver_compiles)
+            # The request's own objects are gone now (answer's locals with its return, the request's
+            # arrays with end_request): an object of the submission's among them ran its `__del__`
+            # already, so a look now sees what it changed before the reply is written and the next
+            # request decoded.
+            end_request()
+            refuse_if_changed()
+            write(replies, reply)
     except BaseException as error:  # noqa: BLE001 - handed to the main thread, which ends with it
         ended.append(error)
+
+
+def _with_the_collector(method: Callable[[dict], Any], request: dict) -> Any:
+    """`method(request)` with Python's cyclic garbage collector on. It is off while the server's own
+    code runs (`_answer_all`): a collection there would run the `__del__` of the submission's garbage
+    at whatever moment it struck, between two of the tripwires' looks; here it runs inside the call,
+    which a look follows."""
+    gc.enable()
+    try:
+        return method(request)
+    finally:
+        gc.disable()
 
 
 def types_loaded_now() -> set[type]:
@@ -198,7 +219,7 @@ class Server(Translation, Requests):
             captured: dict = {}
             try:
                 with self._captured(captured):
-                    value = method(request)
+                    value = _with_the_collector(method, request)
             finally:
                 # After the capture ended: its end lets go of what was warned, which may run the
                 # submission's code (a warning's `__del__`), so the look comes after it, before anything
@@ -214,6 +235,11 @@ class Server(Translation, Requests):
             if issubclass(type(error), KeyboardInterrupt):  # `type`: an `isinstance` may read `__class__`
                 raise
             return self._reply({"ok": False, "error": error}, refuse_if_changed, deliver_compiles)
+
+    def end_request(self) -> None:
+        """Let go of what the request held (its arrays, its handles' list, what the call did)."""
+        self.request_memo, self.request_ids, self.request_handles = {}, {}, set()
+        self.effects = {}
 
     def _reply(self, body: dict, refuse_if_changed: Callable[[], None],
                deliver_compiles: Callable[[], tuple] | None = None) -> bytes:
