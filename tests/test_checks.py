@@ -490,6 +490,41 @@ def test_donation_to_a_program_that_only_copies_fails_when_one_program_should_do
     checks.assert_donated(lambda: update(params, grads), params, what="update(params, grads)", programs=1)
 
 
+def test_donation_after_work_done_op_by_op_fails_when_one_program_should_do_the_work():
+    copy_back = jax.jit(lambda old, new: old * 0 + new, donate_argnums=0)
+    grads = jnp.ones(6)
+    params = jnp.arange(6.0)
+    eager = lambda: copy_back(params, jax.block_until_ready(params - 0.5 * grads))  # noqa: E731
+    with pytest.raises(KataFailure, match="ran work op by op") as caught:
+        checks.assert_donated(eager, params, what="update(params, grads)", programs=1)
+    assert caught.value.code == "not-donated" and "still alive" not in str(caught.value)
+
+
+WHOLE = jax.jit(lambda x: x / jnp.sqrt(jnp.mean(x ** 2, axis=-1, keepdims=True) + 1e-6))
+SCALE = jax.jit(lambda x: jnp.sqrt(jnp.mean(x ** 2, axis=-1, keepdims=True) + 1e-6))
+
+
+def test_assert_jitted_calls_the_function_on_arrays_too():
+    """Traced, a function may show one jitted program and, handed arrays, do part of the work op by
+    op around a smaller one: the programs compiled for a call on arrays must hold the traced one."""
+    def shows_whole(x):
+        return WHOLE(x) if isinstance(x, jax.core.Tracer) else x / SCALE(x)
+
+    def dead_code(x):  # what computes nothing the output needs is dropped before compiling: no matter
+        @jax.jit
+        def inner(v):
+            jnp.exp(v)
+            return v * 2.0
+        return inner(x)
+
+    x = jnp.ones((2, 3))
+    checks.assert_jitted(WHOLE, x, what="whole", entirely=True)
+    checks.assert_jitted(dead_code, x, what="dead_code", entirely=True)
+    with pytest.raises(KataFailure, match=r"called on arrays, does not run the program its trace shows.*\(div\)") as caught:
+        checks.assert_jitted(shows_whole, x, what="shows_whole", entirely=True)
+    assert caught.value.code == "not-jitted"
+
+
 def test_loops_rolled_sees_unroll():
     def rolled(x):
         return lax.fori_loop(0, 50, lambda i, c: c + x, x)
@@ -1266,9 +1301,9 @@ def test_watch_records_runs_out_of_reach_of_what_it_hands_out():
     watch.f.traces, watch.f.seen = 1, [True]  # what a Traced object held: here it is nobody's record
     assert watch.f.__name__ == "body" and not hasattr(watch.f, "__code__")
     jax.make_jaxpr(watch.f)(jnp.ones(3))  # traced, but for no call of a jitted function
-    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, (None,), True),  # a tracer is not an array
+    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, ((2,),), True),
                             checks.Run(False, {"jax_debug_nans": True}, ((2,),)),
-                            checks.Run(True, {"jax_debug_nans": False}, (None,), False)]
+                            checks.Run(True, {"jax_debug_nans": False}, ((3,),), False)]
     assert watch.traces() == 2
 
 

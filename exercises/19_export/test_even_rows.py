@@ -48,6 +48,13 @@ def _export(exercise, features):
     if width != features or aval.dtype != jnp.float32:
         checks.fail(f"export_pairs({features}) exported for inputs of type {aval.str_short()}; expected "
                     f"float32 with {features} columns, the argument.", "wrong-shape")
+    exported_shape = tuple(d if isinstance(d, int) else str(d) for d in aval.shape)
+    if not any(run.traced and run.shapes[:1] == (exported_shape,) for run in f.runs()):
+        seen = sorted({str(run.shapes[0]) for run in f.runs() if run.shapes}) or ["no array"]
+        checks.fail(f"export_pairs({features}) exported a program for inputs of shape {exported_shape}, but "
+                    f"pair_rows was never traced on that input (it was traced on {', '.join(seen)}): the "
+                    f"artefact is some other function, with pair_rows beside it. Export pair_rows itself, "
+                    f"as it is, on the symbolic input. See {SHAPE_POLY}", "wrong-tool")
     return exported, f
 
 

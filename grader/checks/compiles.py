@@ -6,6 +6,7 @@ import contextlib
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,7 +147,8 @@ class CompileLog:
     the host already computed. `outputs[i]` are the (shape, dtype name) of its
     results and `primitives[i]` the primitive names of its program, nested ones
     included (None if not seen): what the compiled code did with its inputs,
-    or whether it handed them to a host callback.
+    or whether it handed them to a host callback; `counts[i]` how many
+    equations of each primitive it holds.
     """
 
     name: str | None
@@ -155,13 +157,17 @@ class CompileLog:
     signatures: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
     outputs: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
     primitives: list[frozenset[str] | None] = field(default_factory=list)
+    counts: list[Counter | None] = field(default_factory=list)
 
-    def add(self, fun_name: str, signature: Any, body: tuple[Any, frozenset[str]] | None) -> None:
-        """One counted program: its name, input types and (output types, primitive names)."""
+    def add(self, fun_name: str, signature: Any, body: tuple[Any, Any] | None) -> None:
+        """One counted program: its name, input types and (output types, (primitive name, number of
+        its equations) pairs)."""
         self.names.append(fun_name)
         self.signatures.append(signature)
         self.outputs.append(None if body is None else body[0])
-        self.primitives.append(None if body is None else body[1])
+        counts = None if body is None else Counter({str(name): int(n) for name, n in body[1]})
+        self.primitives.append(None if counts is None else frozenset(counts))
+        self.counts.append(counts)
 
     @property
     def count(self) -> int:
@@ -178,8 +184,9 @@ LOWERING_LOGGER = "jax._src.interpreters.pxla"
 _LOWERING_MESSAGE = "Compiling %s with global shapes and types"
 
 
-def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None:
-    """Output types and primitive names of the jaxpr that the lowering frame above `frame` compiles."""
+def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], tuple[tuple[str, int], ...]] | None:
+    """Output types and (primitive name, number of its equations) of the jaxpr that the lowering frame
+    above `frame` compiles."""
     for _ in range(12):  # out of the logging machinery, up to JAX's lowering function
         if frame is None:
             return None
@@ -187,7 +194,7 @@ def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], 
         if closed is not None:
             try:
                 outputs = tuple((tuple(a.shape), str(a.dtype)) for a in closed.out_avals)
-                return outputs, frozenset(eqn.primitive.name for eqn in all_eqns(closed.jaxpr))
+                return outputs, tuple(sorted(Counter(eqn.primitive.name for eqn in all_eqns(closed.jaxpr)).items()))
             except Exception:  # noqa: BLE001 - an unexpected program only loses what it did
                 return None
         frame = frame.f_back
@@ -202,7 +209,7 @@ class LoweringSpy(logging.Filter):
         super().__init__()
         self.quiet_below = quiet_below
         self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
-        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], frozenset[str]] | None = None
+        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], tuple[tuple[str, int], ...]] | None = None
 
     # `body_of` is bound once, positional-only: it is handed a frame of JAX's, so a name looked up at
     # each compile could be swapped for a helper that keeps the frame, and back, within one request.
@@ -400,6 +407,57 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
              f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
     if expected is not None:
         assert_computes(program, expected, what=what, rtol=rtol, atol=atol)
+    if entirely or single:
+        _assert_called_as_traced(fn, args, kwargs, jaxpr, what=what)
+
+
+def _traced_programs(jaxpr: Any) -> list[Counter]:
+    """The programs a traced call dispatches: for each distinct compiled call at its top level, how
+    many equations of each primitive it holds, nested ones included (compiled calls themselves left
+    out: JAX inlines them)."""
+    from jax._src.interpreters import partial_eval as pe
+
+    found: dict[tuple, Counter] = {}
+    for eqn in jaxpr.jaxpr.eqns:
+        if eqn.primitive.name in _COMPILED_CALLS:
+            subs = [getattr(sub, "jaxpr", sub) for sub in jax.extend.core.jaxprs_in_params(eqn.params)]
+            # Without what computes nothing the outputs need: JAX drops it before it compiles a call.
+            live = [pe.dce_jaxpr(sub, [True] * len(sub.outvars))[0] for sub in subs]
+            held = Counter(inner.primitive.name for sub in live for inner in all_eqns(sub)
+                           if inner.primitive.name not in _COMPILED_CALLS)
+            found.setdefault(tuple(sorted(held.items())), held)
+    return list(found.values())
+
+
+def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any, *, what: str) -> None:
+    """Called on arrays (JAX's caches emptied first, so that what the call needs is compiled and
+    seen), `fn` compiles every program its trace dispatches, whole: a function that shows a jitted
+    program only when it is handed tracers, and does its work another way when handed arrays (a
+    smaller jitted piece with the rest op by op, several programs for one), fails."""
+    __tracebackhide__ = True
+    wanted = _traced_programs(jaxpr)
+    if not wanted:
+        return
+    fresh = jax.tree.map(lambda a: jax.device_put(a, a.sharding, may_alias=False)
+                         if isinstance(a, jax.Array) else a, args)  # the call may donate them
+    clear_caches()
+    with count_compiles() as log:
+        jax.block_until_ready(fn(*fresh, **kwargs))
+    compiled = [counts for counts in log.counts]
+    if any(counts is None for counts in compiled):
+        return  # a program whose equations JAX did not show (a pmap's): nothing to compare
+    for held in wanted:
+        if any(not held - counts for counts in compiled):
+            continue
+        closest = min(compiled, key=lambda counts: sum((held - counts).values()), default=Counter())
+        missing = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in sorted((held - closest).items()))
+        seen = (f"the {len(compiled)} program(s) JAX compiled for the call lack part of it ({missing})"
+                if compiled else "JAX compiled no program of yours for the call")
+        fail(f"{what}, called on arrays, does not run the program its trace shows: {seen}. Traced, it "
+             f"dispatches one compiled program doing the whole work; handed arrays, part of the work ran "
+             f"op by op or in other programs. Calling the function and tracing it must run the same "
+             f"compiled computation: keep all of it inside the function jax.jit compiles, whatever the "
+             f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
 
 
 def assert_one_program(fn: Callable, calls: list[tuple], *, what: str, calls_text: str,

@@ -153,10 +153,11 @@ def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: st
     buffer was allocated: the peak memory donation saves was paid anyway.
 
     `programs`: how many compiled programs the call may run (JAX's caches are
-    emptied first, so each one it runs compiles). With one, the program that
-    takes the donation is the one that computes the values: a second program
-    donated only to receive a copy of values computed into fresh buffers
-    passes the two checks above while old and new are held at once.
+    emptied first, so each one it runs compiles), and no operation may run
+    eagerly beside them. With one, the program that takes the donation is the
+    one that computes the values: a second program, or op-by-op work, computing
+    into fresh buffers before a program donated only to receive a copy passes
+    the two checks above while old and new are held at once.
     Returns what `call()` returned.
     """
     __tracebackhide__ = True
@@ -186,10 +187,17 @@ def assert_donated(call: Callable[[], Any], donated: Any, *, what: str, hint: st
                       f"afterwards (by hand, with delete()?). That is not donation: with donation the "
                       f"compiled program writes its output into the donated buffer, so the memory is "
                       f"never needed twice.", hint, f"See {DONATION_DOCS}"), "not-donated")
+    if programs is not None and log.eager:
+        fail(sentence(f"{what} ran work op by op ({', '.join(sorted(set(log.eager)))}, each compiled for the "
+                      f"call as an eager operation) beside the program that took the donation: the new values "
+                      f"were computed into fresh buffers outside it before the donated input was handed over, "
+                      f"so old and new were held at once, which donation is there to avoid. Donate the input "
+                      f"to the jitted call that computes the new values, and compute them all there.",
+                      hint, f"See {DONATION_DOCS}"), "not-donated")
     if programs is not None and log.count > programs:
         fail(sentence(f"{what} ran {log.count} compiled programs ({', '.join(log.names)}) where "
                       f"{programs} should do the work: the new values were computed into fresh buffers "
-                      f"while the donated input was still alive, and only then handed to a program that "
+                      f"before the donated input was handed over, and only then handed to a program that "
                       f"took the donation, so old and new were held at once, which donation is there to "
                       f"avoid. Donate the input to the jitted call that computes the new values.",
                       hint, f"See {DONATION_DOCS}"), "not-donated")

@@ -16,7 +16,13 @@ path, name, coordinator, count, index, n_devices, out, prelude = sys.argv[1:9]
 # This process's secret, from the launcher (not in argv, which every process on the machine can
 # read): proof, after the function returned, that the processes joined one cluster, for only the
 # coordination service they joined carries each peer's secret to the others.
-SECRET = globals().pop("KATAS_SECRET", None) or sys.stdin.readline().strip()
+SECRET = globals().pop("KATAS_SECRET", None)
+if SECRET is None:  # a new interpreter: read from stdin, which then reads nothing, as a forked one's
+    import os
+    SECRET = sys.stdin.readline().strip()
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
 import jax
 import numpy as np
 from jax._src import array as jax_array, distributed as jax_distributed, xla_bridge

@@ -28,12 +28,13 @@ from grader.runtime import witness
 class Run:
     """One run of a watched body: was it traced (its arguments tracers of a jax.jit-style trace, not
     values), the values of the settings the Watch named, read as it ran, its positional arguments'
-    shapes (None for an argument that is not an array), and was that trace for a call of a jax.jit
+    shapes (a tracer's too, a symbolic dimension by its text such as "2*k"; None for an argument that
+    is neither an array nor a tracer), and was that trace for a call of a jax.jit
     function (a trace for make_jaxpr, eval_shape or `.lower` runs nothing)."""
 
     traced: bool
     settings: dict
-    shapes: tuple = ()  # of each positional argument: an array's shape, None for anything else
+    shapes: tuple = ()  # of each positional argument: an array's or a tracer's shape, None for anything else
     jit_call: bool = False  # traced for a call of a jax.jit function (not make_jaxpr, eval_shape, lower)
 
 

@@ -261,10 +261,13 @@ def _setting(name: str) -> Any:
 
 
 def _shape(arg: Any) -> tuple | None:
-    """An array argument's shape (a NumPy array, as a host callback gets, or a JAX array); None for
+    """An array argument's shape (a NumPy array, as a host callback gets, or a JAX array), or a jax.jit
+    tracer's (a symbolic dimension, as `jax.export` traces with, by its text: "2*k"); None for
     anything else, whose `shape` would be the caller's code."""
     if _type(arg) in _ARRAYS:
         return _tuple(_int(n) for n in arg.shape)
+    if _type(arg) is _JaxprTracer:
+        return _tuple(n if _type(n) is int else _str(n) for n in arg.aval.shape)
     return None
 
 
@@ -326,7 +329,7 @@ def _jax_internals() -> tuple:
 
 
 _len, _type, _any, _all, _list, _getattr = len, type, any, all, list, getattr
-_tuple, _dict, _repr, _NoneType = tuple, dict, repr, type(None)
+_tuple, _dict, _repr, _str, _NoneType = tuple, dict, repr, str, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()
 _JIT_CALL = _jit_call_code()

@@ -241,11 +241,12 @@ class Session(Outgoing, Incoming):
 
 
 def _body(body: Any) -> Any:
-    """A compiled program's (output types, primitive names) as the subject reported them."""
+    """A compiled program's (output types, (primitive name, number of its equations) pairs) as the
+    subject reported them."""
     if body is None:
         return None
     outputs, primitives = body
-    return _signature(outputs), frozenset(str(name) for name in primitives)
+    return _signature(outputs), tuple((str(name), int(n)) for name, n in primitives)
 
 
 def _signature(sig: Any) -> Any:
