@@ -555,7 +555,7 @@ def test_live_and_wraps_see_through_decoys():
 
     program = checks.program_of(decoy, jnp.ones(4))
     assert program.has("scan") and not program.live("scan")
-    with pytest.raises(KataFailure, match="nothing it returns depends") as caught:
+    with pytest.raises(KataFailure, match="does not follow that call") as caught:
         checks.assert_uses(program, {"scan"}, what="decoy", tool="lax.scan")
     assert caught.value.code == "wrong-tool"
     rolled = checks.program_of(jax.jit(lambda v: lax.scan(lambda c, x: (c + x, None), 0.0, v)[0]), jnp.ones(4))
@@ -566,6 +566,15 @@ def test_live_and_wraps_see_through_decoys():
     assert zeroed.has("scan") and not zeroed.live("scan")
     scaled = checks.program_of(lambda v: 2.0 * lax.scan(lambda c, x: (c + x, c), 0.0, v)[1], jnp.ones(4))
     assert len(scaled.live("scan")) == 1
+    # Folded in where it never changes the values: a scan of |x| (never negative) through minimum(., 0),
+    # or a where that always picks the other side. Run with the scan's results nudged, the outputs stay.
+    for fold in (lambda real, d: real + jnp.minimum(d, 0.0), lambda real, d: jnp.where(d > -jnp.inf, real, d)):
+        folded = checks.program_of(
+            jax.jit(lambda v, fold=fold: fold(jnp.cumsum(v), lax.scan(lambda c, x: (c, jnp.abs(x)), 0.0, v)[1])),
+            jnp.arange(4.0))
+        assert folded.has("scan") and folded._linked(("scan",)) and not folded.live("scan")
+    counted = checks.program_of(jax.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + i, 0)), 5)
+    assert len(counted.live("while")) == 1  # an integer result, one more: the output follows it
 
     norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x * x)))
     norm.defjvp(lambda p, t: (norm(p[0]), jnp.dot(p[0], t[0]) / norm(p[0])))

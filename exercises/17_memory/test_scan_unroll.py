@@ -26,12 +26,13 @@ def test_scan_runs_four_steps_per_iteration(exercise):
                                 what=f"swing(theta0, omega0, dt, steps={steps})")
     checks.assert_computes(program, _reference(1.2, 0.0, 0.1, steps), rtol=1e-4, atol=1e-5,
                            what=f"swing(1.2, 0.0, 0.1, steps={steps})")
-    # Live scans only: a scan beside the real work whose result is thrown away (or multiplied by zero)
-    # has no result to follow.
+    # Live scans only: a scan beside the real work whose result is thrown away (or multiplied by zero,
+    # or folded in where it never changes the angles) has no result to follow.
     scans = [eqn for eqn in program.live("scan") if eqn.params.get("length") == steps]
     if not scans and any(eqn.params.get("length") == steps for eqn in program.find("scan")):
         checks.fail(f"swing(..., steps={steps}) has a scan over the {steps} steps, but nothing it returns "
-                    f"depends on it (its result is thrown away or multiplied by zero); the angles come from "
+                    f"follows it (its result is thrown away, multiplied by zero or folded in where it never "
+                    f"changes them); the angles come from "
                     f"{program.primitives().count('sin')} copies of the step's sin written out beside it. Keep "
                     f"the one scan and let its own unroll parameter copy the step. See {SCAN_DOCS}", "wrong-tool")
     if not scans:

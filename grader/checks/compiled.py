@@ -123,8 +123,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
                       f"See {SHARD_MAP_DOCS}"), "wrong-collective")
     if collectives and not program.live(*collectives):
         fail(sentence(f"{what}: the per-device program calls {' or '.join(sorted(used & set(collectives)))}, "
-                      f"but nothing it returns depends on that call: its result is thrown away and the "
-                      f"values come from other work. The devices' results should be combined by the "
+                      f"but what it returns does not follow that call: its result is thrown away, or "
+                      f"folded in where it can never change the values, and the values come from other work. The devices' results should be combined by the "
                       f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
     banned = used if no_collectives is True else used & set(no_collectives or ())
     if banned:

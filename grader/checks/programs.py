@@ -145,6 +145,77 @@ class StoredValue:
 
 # Compiled runners of the programs checks read, by program text and constant types (`Program.values`).
 _RUNS: dict[Any, Callable] = {}
+
+# Primitives that only call a jaxpr of theirs, which `_outputs_follow` runs equation by equation.
+_CALL_JAXPRS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
+                "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr", "checkpoint": "jaxpr",
+                "remat": "jaxpr"}
+
+
+def _outputs_follow(program: Program, targets: set[int]) -> bool:
+    """Whether the program's outputs change when the results of the equations whose ids are `targets`
+    are nudged within the range they
+    have: a float a little larger (by 1/64 of itself and 1/64), a signed integer one more, the top bit
+    of an unsigned one (random bits) flipped, a bool flipped. Work that follows a result changes with
+    it; a decoy folded in so that it never counts (`+ jnp.minimum(decoy, 0)` of a decoy never
+    negative, a `where` that always picks the other side) gives the same outputs. Computed where the
+    check runs. An equation that cannot be reached by running the program's calls one equation at a
+    time (it sits inside a loop's or a branch's body), or whose results are all keys, is taken to be
+    followed, as its dataflow says."""
+    reached: list[bool] = []
+
+    def other(value: Any) -> Any:
+        if jax.dtypes.issubdtype(value.dtype, jax.dtypes.extended):
+            return value
+        dtype = np.dtype(value.dtype)
+        if dtype == np.bool_:
+            reached.append(True)
+            return ~value
+        if np.issubdtype(dtype, np.signedinteger):
+            reached.append(True)
+            return value + np.asarray(1, dtype)
+        if np.issubdtype(dtype, np.unsignedinteger):
+            reached.append(True)
+            return value ^ np.asarray(1 << (8 * dtype.itemsize - 1), dtype)
+        if np.issubdtype(dtype, np.inexact):
+            reached.append(True)
+            return value * np.asarray(1 + 1 / 64, dtype) + np.asarray(1 / 64, dtype)
+        return value
+
+    def run(jaxpr: Any, consts: list, args: list) -> list:
+        env: dict[int, Any] = {}
+
+        def read(var: Any) -> Any:
+            return var.val if isinstance(var, jax.extend.core.Literal) else env[id(var)]
+
+        for var, value in (*zip(jaxpr.constvars, consts), *zip(jaxpr.invars, args)):
+            env[id(var)] = value
+        for eqn in jaxpr.eqns:
+            ins = [read(v) for v in eqn.invars]
+            inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
+            if inner is not None and id(eqn) not in targets:
+                closed = getattr(inner, "jaxpr", inner)
+                outs = run(closed, list(getattr(inner, "consts", ())), ins)
+            else:
+                with eqn.ctx.manager:  # as JAX's own eval_jaxpr binds it
+                    outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
+                outs = list(outs) if eqn.primitive.multiple_results else [outs]
+                if id(eqn) in targets:
+                    outs = [other(out) for out in outs]
+            for var, value in zip(eqn.outvars, outs):
+                env[id(var)] = value
+        return [read(v) for v in jaxpr.outvars]
+
+    closed = program.jaxpr
+    try:
+        changed = jax.jit(lambda consts, args: run(closed.jaxpr, consts, args))(list(closed.consts), list(program.inputs))
+    except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
+        return True
+    if not reached:
+        return True
+    before = jax.tree.leaves(program.values())
+    return any(np.shape(a) != np.shape(b) or not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+               for a, b in zip(before, changed))
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 # Primitives that only pass a value through on its way to being saved.
@@ -266,7 +337,22 @@ class Program:
     def live(self, *names: str) -> list[Any]:
         """The equations of these primitives whose results the program's outputs depend on, nested ones
         included. A scan, scatter or checkpoint computed and then thrown away (a decoy beside the real
-        work, which XLA deletes), or multiplied by zero, is not among them."""
+        work, which XLA deletes), or multiplied by zero, is not among them; nor, in a program traced
+        with concrete inputs, one whose results the outputs do not follow: run with that equation's
+        results replaced by other values, the program returns the same values (a decoy folded in as
+        `+ jnp.minimum(decoy, 0)` with a decoy never negative, or under a `where` that always picks
+        the other side)."""
+        found = self._linked(names)
+        if found and self.out_tree is not None and self.inputs is not None and not any(
+                isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
+            if len(found) <= 4:
+                found = [eqn for eqn in found if _outputs_follow(self, {id(eqn)})]
+            elif not _outputs_follow(self, {id(eqn) for eqn in found}):  # many: one run for them all
+                found = []
+        return found
+
+    def _linked(self, names: tuple[str, ...]) -> list[Any]:
+        """`live`'s equations by the program's dataflow alone."""
         found: list[Any] = []
 
         def walk(jaxpr: Any) -> None:
@@ -397,9 +483,10 @@ def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what
                       f"(it holds {', '.join(sorted(found)) or 'nothing'}). The task is about {tool}; "
                       f"the same numbers computed another way do not practise it.", hint), "wrong-tool")
     if not program.live(*primitives):
-        fail(sentence(f"{what} calls {tool}, but nothing it returns depends on that call: its result "
-                      f"is thrown away (XLA deletes it) and the values come from other work. The task "
-                      f"is about {tool} producing the result.", hint), "wrong-tool")
+        fail(sentence(f"{what} calls {tool}, but what it returns does not follow that call: its result "
+                      f"is thrown away (XLA deletes it), or folded in where it can never change the values, "
+                      f"and the values come from other work. The task is about {tool} producing the "
+                      f"result.", hint), "wrong-tool")
 
 
 def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, why: str,
