@@ -568,7 +568,8 @@ def test_live_and_wraps_see_through_decoys():
     assert len(scaled.live("scan")) == 1
     # Folded in where it never changes the values: a scan of |x| (never negative) through minimum(., 0),
     # or a where that always picks the other side. Run with the scan's results nudged, the outputs stay.
-    for fold in (lambda real, d: real + jnp.minimum(d, 0.0), lambda real, d: jnp.where(d > -jnp.inf, real, d)):
+    for fold in (lambda real, d: real + jnp.minimum(d, 0.0), lambda real, d: jnp.where(d > -jnp.inf, real, d),
+                 lambda real, d: real + 1e-9 * d):
         folded = checks.program_of(
             jax.jit(lambda v, fold=fold: fold(jnp.cumsum(v), lax.scan(lambda c, x: (c, jnp.abs(x)), 0.0, v)[1])),
             jnp.arange(4.0))

@@ -214,8 +214,23 @@ def _outputs_follow(program: Program, targets: set[int]) -> bool:
     if not reached:
         return True
     before = jax.tree.leaves(program.values())
-    return any(np.shape(a) != np.shape(b) or not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
-               for a, b in zip(before, changed))
+    return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(before, changed))
+
+
+def _moved(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether an output moved with a nudge: any change of an integer or a bool; for floats, a change
+    of at least 1/10000 of the output's largest magnitude (a decoy scaled down to vanish, `+ 1e-9 *
+    decoy`, moves it less than rounding would)."""
+    if before.shape != after.shape:
+        return True
+    if not np.issubdtype(before.dtype, np.inexact):
+        return not np.array_equal(before, after)
+    a, b = before.astype(np.float64), after.astype(np.float64)
+    if not np.array_equal(np.isnan(a), np.isnan(b)) or not np.array_equal(np.isinf(a), np.isinf(b)):
+        return True
+    finite = np.isfinite(a)
+    scale = np.max(np.abs(a[finite]), initial=0.0)
+    return bool(np.max(np.abs(a[finite] - b[finite]), initial=0.0) > 1e-4 * max(scale, 1e-6))
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 # Primitives that only pass a value through on its way to being saved.
