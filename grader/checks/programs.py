@@ -155,7 +155,8 @@ _CALL_JAXPRS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "c
 def _outputs_follow(program: Program, targets: set[int]) -> bool:
     """Whether the program's outputs change when the results of the equations whose ids are `targets`
     are nudged within the range they
-    have: a float a little larger (by 1/64 of itself and 1/64), a signed integer one more, the top bit
+    have: a float a little larger (by 1/64 to 3/64 of its size, and as much again, varying from element
+    to element), a signed integer one more, the top bit
     of an unsigned one (random bits) flipped, a bool flipped. Work that follows a result changes with
     it; a decoy folded in so that it never counts (`+ jnp.minimum(decoy, 0)` of a decoy never
     negative, a `where` that always picks the other side) gives the same outputs. Computed where the
@@ -179,7 +180,10 @@ def _outputs_follow(program: Program, targets: set[int]) -> bool:
             return value ^ np.asarray(1 << (8 * dtype.itemsize - 1), dtype)
         if np.issubdtype(dtype, np.inexact):
             reached.append(True)
-            return value * np.asarray(1 + 1 / 64, dtype) + np.asarray(1 / 64, dtype)
+            # Up by 1/64 to 3/64 of its size and as much again, element by element: never across zero
+            # from above, and no scale and shift that a normalisation downstream would undo.
+            steps = ((np.arange(math.prod(value.shape)) % 3 + 1) / 64).reshape(value.shape)
+            return value + (jax.numpy.abs(value) + 1) * jax.numpy.asarray(steps, dtype)
         return value
 
     def run(jaxpr: Any, consts: list, args: list) -> list:
