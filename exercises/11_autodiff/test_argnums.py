@@ -50,6 +50,9 @@ def test_differentiates_g_itself(exercise):
     with checks.swap_function(exercise, "g", another):  # traced and on arrays: it follows both
         outs = checks.both_ways(lambda u, v: (exercise.dg_dx(u, v), exercise.dg_dy(u, v), exercise.dg_both(u, v)),
                                 jnp.float32(x), jnp.float32(y))
+    for name in ("dg_dx", "dg_dy", "dg_both"):
+        checks.assert_real_valued(checks.program_of(getattr(exercise, name), jnp.float32(x), jnp.float32(y), what=name),
+                                  what=f"{name}(x, y)", why="Each partial must come from jax.grad of g.")
     want = (y**3, 3 * x * y**2, (y**3, 3 * x * y**2))
     for how, got in outs.items():
         checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),

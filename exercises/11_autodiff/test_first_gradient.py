@@ -54,6 +54,9 @@ def test_differentiates_f_itself(exercise):
         slopes = checks.both_ways(exercise.df, jnp.float32(x))
         pairs = checks.both_ways(exercise.f_and_df, jnp.float32(x))
     hint = "Differentiate f with JAX (jax.grad, jax.value_and_grad), not a derivative written by hand."
+    for name in ("df", "f_and_df"):
+        checks.assert_real_valued(checks.program_of(getattr(exercise, name), jnp.float32(x), what=name),
+                                  what=f"{name}(x)", why=hint)
     for how in slopes:
         slope, pair = slopes[how], pairs[how]
         checks.assert_follows(slope, want_slope, what=f"df(x) {how}", swapped="f", rtol=1e-6, atol=1e-7,

@@ -38,6 +38,11 @@ def _assert_cheap_mode(fn, x, expected, *, what, mode, other):
     entries = int(np.prod(jacobian_shape))
     program = checks.program_of(fn, jnp.asarray(x), what=what)
     checks.assert_computes(program, expected, what=f"{what}(x)", rtol=1e-4, atol=1e-5)
+    checks.assert_real_valued(program, what=f"{what}(x)", why=f"Build it with {mode}.")
+    if program.has("while"):
+        checks.fail(f"{what} builds the Jacobian in a while loop, whose trip count its program does not "
+                    f"show, so the passes it makes cannot be weighed: build it with {mode}, which "
+                    f"pushes or pulls its basis at once.", "wrong-tool")
     work = _work(program)
     if work > 25 * entries:
         big = max(jacobian_shape)

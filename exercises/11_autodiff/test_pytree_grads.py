@@ -91,6 +91,10 @@ def test_follows_loss_for_any_params_tree(exercise):
 
     with checks.swap_function(exercise, "loss", another_flat):  # traced and on arrays: it follows both
         outs = checks.both_ways(exercise.loss_grads, jax.tree.map(jnp.asarray, flat), jnp.asarray(X), jnp.asarray(Y))
+    tree = jax.tree.map(jnp.asarray, flat)
+    checks.assert_real_valued(checks.program_of(exercise.loss_grads, tree, jnp.asarray(X), jnp.asarray(Y),
+                                                what="loss_grads"),
+                              what="loss_grads(params, x, y)", why="The gradient must come from jax.grad of loss.")
     want = {"w": X.T @ np.cos(X @ flat["w"]), "b": 2 * flat["b"] * Y.mean()}
     for how, grads in outs.items():
         checks.assert_follows(grads, want, what=f"loss_grads(params, x, y) {how}", swapped="loss", rtol=1e-5,

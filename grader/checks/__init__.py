@@ -26,7 +26,7 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
-  `assert_uses`/`assert_not_uses`/`assert_no_callbacks` (the tool the task names), `assert_computes`
+  `assert_uses`/`assert_not_uses`/`assert_no_callbacks`/`assert_real_valued` (the tool the task names), `assert_computes`
   (the program read is the one that computes the task's values: run by the examiner under the grader),
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
   per example), `compiled_program` (partitioned HLO), `compiled_jit` (a jitted function's own
@@ -64,7 +64,7 @@ from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled,
                                  assert_not_unrolled, assert_not_unrolled_over_batch)
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_computes,
                                     assert_no_callbacks,
-                                    assert_not_uses, assert_uses, jaxpr_primitives, jaxpr_size, program_of,
+                                    assert_not_uses, assert_real_valued, assert_uses, jaxpr_primitives, jaxpr_size, program_of,
                                     traced_jaxpr)
 from grader.checks import forms
 from grader.runtime.witness import Timeline
@@ -83,7 +83,7 @@ __all__ = [
     "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_kept_untouched", "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
-    "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses",
+    "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses", "assert_real_valued",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding", "both_ways",
     "assert_split_over_devices", "assert_uses", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles",

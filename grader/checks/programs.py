@@ -517,6 +517,21 @@ def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, 
         fail(sentence(f"{what}: its program contains {', '.join(found)}.", why), code)
 
 
+def assert_real_valued(program: Program, *, what: str, why: str = "") -> None:
+    """No equation of the program makes a complex value, where the task computes with real numbers: a
+    derivative taken by the complex step (the imaginary part of f(x + ih) / h) is a numerical derivative,
+    as exact as float rounding, not one JAX's autodiff took."""
+    __tracebackhide__ = True
+    found = sorted({str(v.aval.dtype) for eqn in all_eqns(program.jaxpr) for v in eqn.outvars
+                    if getattr(getattr(v, "aval", None), "dtype", None) is not None
+                    and jax.numpy.issubdtype(v.aval.dtype, jax.numpy.complexfloating)})
+    if found:
+        fail(sentence(f"{what} computes with complex numbers ({', '.join(found)}) where everything is real: "
+                      f"the complex step, the imaginary part of f(x + ih) / h, is a numerical derivative "
+                      f"(finite differences without the subtraction), not one JAX's autodiff takes from f's "
+                      f"program.", why), "wrong-tool")
+
+
 def assert_computes(program: Program, expected: Any, *, what: str, rtol: float = 1e-5, atol: float = 1e-6,
                     hint: str = "", effects: bool = False) -> None:
     """The program a check reads computes the values the task asks for, on the inputs it was traced

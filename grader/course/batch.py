@@ -36,6 +36,7 @@ from grader.core.manifest import Assignment, Exercise, load_course
 from grader.course.classreport import failure_rows, groups_by_exercise, isolation_summary, top_failure
 from grader.course.cluster import Cluster, ClusterSpec
 from grader.course.gradebooks import Student, handed_in_points, import_steps, write_gradebooks
+from grader.course.messages import spreadsheet_cell
 from grader.course.submissions import Outcome, Submission, find_submissions, grade_one
 from grader.engine.sandbox import Isolation
 from grader.engine.warm import checks_fingerprint
@@ -77,7 +78,7 @@ def summary_rows(records: list[dict], exercises: tuple[Exercise, ...]) -> list[l
 
 def _csv(rows: list[list]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([[spreadsheet_cell(cell) for cell in row] for row in rows])
     return out.getvalue()
 
 

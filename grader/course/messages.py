@@ -61,6 +61,27 @@ def capped(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text[:kept] + marker
 
 
+# What a terminal, a CI log or an XML file reads as a command or cannot hold: the C0 controls but tab and
+# newline (ESC starts a terminal's escape sequences), DEL and the C1 controls.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def inert(text: str) -> str:
+    """`text` with nothing a reader of it would act on: each control character written out as `\\xNN`,
+    and the GitHub Actions runner's legacy command form `##[`, which it reads anywhere in a log line,
+    broken up. A submission's own text (an error's message) reaches every report."""
+    return _CONTROLS.sub(lambda found: f"\\x{ord(found.group()):02x}", text).replace("##[", "# #[")
+
+
 def shown(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """A message as any output shows it: no scratch paths, at most `limit` characters."""
-    return capped(without_scratch_paths(text or ""), limit)
+    """A message as any output shows it: no scratch paths, nothing a terminal or a CI log acts on
+    (`inert`), at most `limit` characters."""
+    return capped(inert(without_scratch_paths(text or "")), limit)
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell no spreadsheet reads as a formula: text that starts with `=`, `+`, `-`, `@`, a tab or
+    a carriage return is led by an apostrophe, which spreadsheets show as text and do not keep."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
