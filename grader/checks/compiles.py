@@ -286,15 +286,18 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
 
 
 def clear_caches() -> None:
-    """Empty JAX's in-memory caches here and where the exercise runs, so a count starts from nothing.
+    """Empty JAX's in-memory caches where the exercise runs, so a count starts from nothing.
 
     A count that must see every program compile (one per bucket, per shape) depends otherwise on what
     earlier checks compiled. A fresh import does not reset it: a new `jax.jit` of a function JAX already
-    traced (`jax.jit(jnp.nanmean)`) reuses that function's cached programs without compiling.
+    traced (`jax.jit(jnp.nanmean)`) reuses that function's cached programs without compiling. Under the
+    grader the exercise's JAX, and its caches, live in the subject: the examiner keeps its own, which
+    compile only its own programs (the expected values, the traces it runs), never the exercise's.
     """
-    jax.clear_caches()
     where = site.current()
-    if where is not None:  # under the grader the exercise's JAX, and its caches, live in the subject
+    if where is None:
+        jax.clear_caches()
+    else:
         where.run(jax.clear_caches)
 
 
