@@ -18,11 +18,13 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   settings, are recorded where the exercise cannot reach), `every_setting`/`assert_leaves_settings`
   (every global JAX setting left as found, where the exercise runs)
 - site: where the exercise runs (this process, or the grader's subject process)
-- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile), `assert_jitted`,
+- compiles: `count_compiles`, `assert_compiles` (a budget that demands a compile),
   `assert_reuses_program` (repeated calls compile nothing), `assert_one_program` (calls trace to one
   program, compared where the check runs, each computing its call's value), `max_traces` (chex's trace counter on a
   function handed to the answer), `clear_caches` (JAX's caches emptied where the exercise
   runs, before a count)
+- jitted: `assert_jitted` (a call runs one compiled program doing the work, traced and, where the
+  whole work must be compiled, called on arrays too)
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
   outputs depend on, and whether one call `wraps` input to output: decoys do not count),
@@ -50,12 +52,13 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 """
 
 from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog, assert_compiles,
-                                    assert_jitted, assert_one_program, assert_reuses_program, clear_caches,
-                                    count_compiles, max_traces)
+                                    assert_one_program, assert_reuses_program, clear_caches, count_compiles,
+                                    max_traces)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
                                    within_seconds)
+from grader.checks.jitted import assert_jitted
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,

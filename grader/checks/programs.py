@@ -19,6 +19,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.nudges import outputs_follow
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -143,102 +144,12 @@ class StoredValue:
         return f"{self.dtype}{list(self.shape)} ({what}{named})"
 
 
-# Compiled runners of the programs checks read, by program text and constant types (`Program.values`).
-_RUNS: dict[Any, Callable] = {}
-
-# Primitives that only call a jaxpr of theirs, which `_outputs_follow` runs equation by equation.
-_CALL_JAXPRS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
-                "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr", "checkpoint": "jaxpr",
-                "remat": "jaxpr"}
-
-
-def _outputs_follow(program: Program, targets: set[int]) -> bool:
-    """Whether the program's outputs change when the results of the equations whose ids are `targets`
-    are nudged within the range they
-    have: a float a little larger (by 1/64 to 3/64 of its size, and as much again, varying from element
-    to element), a signed integer one more, the top bit
-    of an unsigned one (random bits) flipped, a bool flipped. Work that follows a result changes with
-    it; a decoy folded in so that it never counts (`+ jnp.minimum(decoy, 0)` of a decoy never
-    negative, a `where` that always picks the other side) gives the same outputs. Computed where the
-    check runs. An equation that cannot be reached by running the program's calls one equation at a
-    time (it sits inside a loop's or a branch's body), or whose results are all keys, is taken to be
-    followed, as its dataflow says."""
-    reached: list[bool] = []
-
-    def other(value: Any) -> Any:
-        if jax.dtypes.issubdtype(value.dtype, jax.dtypes.extended):
-            return value
-        dtype = np.dtype(value.dtype)
-        if dtype == np.bool_:
-            reached.append(True)
-            return ~value
-        if np.issubdtype(dtype, np.signedinteger):
-            reached.append(True)
-            return value + np.asarray(1, dtype)
-        if np.issubdtype(dtype, np.unsignedinteger):
-            reached.append(True)
-            return value ^ np.asarray(1 << (8 * dtype.itemsize - 1), dtype)
-        if np.issubdtype(dtype, np.inexact):
-            reached.append(True)
-            # Up by 1/64 to 3/64 of its size and as much again, element by element: never across zero
-            # from above, and no scale and shift that a normalisation downstream would undo.
-            steps = ((np.arange(math.prod(value.shape)) % 3 + 1) / 64).reshape(value.shape)
-            return value + (jax.numpy.abs(value) + 1) * jax.numpy.asarray(steps, dtype)
-        return value
-
-    def run(jaxpr: Any, consts: list, args: list) -> list:
-        env: dict[int, Any] = {}
-
-        def read(var: Any) -> Any:
-            return var.val if isinstance(var, jax.extend.core.Literal) else env[id(var)]
-
-        for var, value in (*zip(jaxpr.constvars, consts), *zip(jaxpr.invars, args)):
-            env[id(var)] = value
-        for eqn in jaxpr.eqns:
-            ins = [read(v) for v in eqn.invars]
-            inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
-            if inner is not None and id(eqn) not in targets:
-                closed = getattr(inner, "jaxpr", inner)
-                outs = run(closed, list(getattr(inner, "consts", ())), ins)
-            else:
-                with eqn.ctx.manager:  # as JAX's own eval_jaxpr binds it
-                    outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
-                outs = list(outs) if eqn.primitive.multiple_results else [outs]
-                if id(eqn) in targets:
-                    outs = [other(out) for out in outs]
-            for var, value in zip(eqn.outvars, outs):
-                env[id(var)] = value
-        return [read(v) for v in jaxpr.outvars]
-
-    closed = program.jaxpr
-    try:
-        changed = jax.jit(lambda consts, args: run(closed.jaxpr, consts, args))(list(closed.consts), list(program.inputs))
-    except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
-        return True
-    if not reached:
-        return True
-    before = jax.tree.leaves(program.values())
-    return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(before, changed))
-
-
-def _moved(before: np.ndarray, after: np.ndarray) -> bool:
-    """Whether an output moved with a nudge: any change of an integer or a bool; for floats, a change
-    of at least 1/10000 of the output's largest magnitude (a decoy scaled down to vanish, `+ 1e-9 *
-    decoy`, moves it less than rounding would)."""
-    if before.shape != after.shape:
-        return True
-    if not np.issubdtype(before.dtype, np.inexact):
-        return not np.array_equal(before, after)
-    a, b = before.astype(np.float64), after.astype(np.float64)
-    if not np.array_equal(np.isnan(a), np.isnan(b)) or not np.array_equal(np.isinf(a), np.isinf(b)):
-        return True
-    finite = np.isfinite(a)
-    scale = np.max(np.abs(a[finite]), initial=0.0)
-    return bool(np.max(np.abs(a[finite] - b[finite]), initial=0.0) > 1e-4 * max(scale, 1e-6))
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-
 # Primitives that only pass a value through on its way to being saved.
 _PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
+
+# Compiled runners of the programs checks read, by program text and constant types (`Program.values`).
+_RUNS: dict[Any, Callable] = {}
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
 def _origin(jaxpr: Any, var: Any) -> tuple[str, str | None]:
@@ -364,9 +275,12 @@ class Program:
         found = self._linked(names)
         if found and self.out_tree is not None and self.inputs is not None and not any(
                 isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
+            def before() -> list:
+                return jax.tree.leaves(self.values())
+
             if len(found) <= 4:
-                found = [eqn for eqn in found if _outputs_follow(self, {id(eqn)})]
-            elif not _outputs_follow(self, {id(eqn) for eqn in found}):  # many: one run for them all
+                found = [eqn for eqn in found if outputs_follow(self.jaxpr, self.inputs, before, {id(eqn)})]
+            elif not outputs_follow(self.jaxpr, self.inputs, before, {id(eqn) for eqn in found}):  # one run for all
                 found = []
         return found
 

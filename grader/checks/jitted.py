@@ -1,0 +1,117 @@
+"""Whether calling a function runs one compiled program that does its work: `assert_jitted` reads
+the function's trace (one jit or pmap call, nothing op by op around it, no host callback) and, where
+the task asks for the whole work compiled, calls it on arrays too, so that a function showing a jitted
+program only to a trace is seen."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from grader.checks.compiles import clear_caches, count_compiles
+from grader.checks.core import DOCS, fail
+from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program_of
+
+_COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
+
+
+def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
+                  single: bool = False, expected: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
+                  **kwargs: Any) -> None:
+    """Calling `fn` dispatches one compiled program (a `jit`/`pmap` call), not op-by-op work, and the
+    program does the work itself: it hands nothing to a host callback (`pure_callback`, `io_callback`).
+
+    Args:
+      entirely: also fail when some of the work runs eagerly around the compiled call (a small
+        jitted helper with the rest of the computation op by op outside it).
+      allow: with `entirely`, primitives that may still run eagerly around the program, such as
+        ("stack",) for gathering a list of inputs into one array before the call.
+      single: also fail when the work is split over several compiled calls (pieces chained one
+        after another, a jitted function per pytree leaf), each dispatched on its own (where the
+        task asks for one program, not for a jitted step called in a loop).
+      expected: what fn(*args) must return. The program read here is then run where the check runs
+        and must compute it (`assert_computes`): a function that shows a jitted program only when
+        traced, and computes its values another way when called, fails.
+    """
+    __tracebackhide__ = True
+    program = program_of(fn, *args, what=what, **kwargs)
+    jaxpr = program.jaxpr
+    top = {eqn.primitive.name for eqn in jaxpr.jaxpr.eqns}
+    if not top & _COMPILED_CALLS:
+        fail(f"{what} runs op by op (eagerly): it is not compiled as one program. "
+             f"See {DOCS}/jit-compilation.html", "not-jitted")
+    called_back = sorted({eqn.primitive.name for eqn in all_eqns(jaxpr)} & CALLBACKS)
+    if called_back:
+        fail(f"{what} is jitted, but its program hands the work to the host ({', '.join(called_back)}): "
+             f"Python/NumPy computes the result on the CPU host in the middle of the program, and the "
+             f"compiled code only ships the data there and back. Write the computation with "
+             f"jax.numpy/lax inside the jitted function. See {DOCS}/jit-compilation.html", "host-transfer")
+    eager = sorted(top - _COMPILED_CALLS - set(allow))
+    programs = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns if eqn.primitive.name in _COMPILED_CALLS]
+    if single and len(programs) > 1:
+        fail(f"{what} dispatches {len(programs)} compiled programs per call, not one: each jitted piece "
+             f"(a step of a chain, a function per pytree leaf) is compiled and dispatched on its own, so "
+             f"the compiler never sees the whole computation to fuse it. Put all of it inside the one "
+             f"function that jax.jit compiles (jax.tree.map works inside jit). "
+             f"See {DOCS}/jit-compilation.html", "not-jitted")
+    if entirely and eager:
+        fail(f"{what} runs part of its work op by op, outside its compiled program: {', '.join(eager)} "
+             f"ran eagerly around the jitted call, each dispatched on its own, every call, so the "
+             f"compiler never sees the whole computation. All of it belongs inside the function that "
+             f"jax.jit compiles. See {DOCS}/jit-compilation.html", "not-jitted")
+    if expected is not None:
+        assert_computes(program, expected, what=what, rtol=rtol, atol=atol)
+    if entirely or single:
+        _assert_called_as_traced(fn, args, kwargs, jaxpr, what=what)
+
+
+def _traced_programs(jaxpr: Any) -> list[Counter]:
+    """The programs a traced call dispatches: for each distinct compiled call at its top level, how
+    many equations of each primitive it holds, nested ones included (compiled calls themselves left
+    out: JAX inlines them)."""
+    from jax._src.interpreters import partial_eval as pe
+
+    found: dict[tuple, Counter] = {}
+    for eqn in jaxpr.jaxpr.eqns:
+        if eqn.primitive.name in _COMPILED_CALLS:
+            subs = [getattr(sub, "jaxpr", sub) for sub in jax.extend.core.jaxprs_in_params(eqn.params)]
+            # Without what computes nothing the outputs need: JAX drops it before it compiles a call.
+            live = [pe.dce_jaxpr(sub, [True] * len(sub.outvars))[0] for sub in subs]
+            held = Counter(inner.primitive.name for sub in live for inner in all_eqns(sub)
+                           if inner.primitive.name not in _COMPILED_CALLS)
+            found.setdefault(tuple(sorted(held.items())), held)
+    return list(found.values())
+
+
+def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any, *, what: str) -> None:
+    """Called on arrays (JAX's caches emptied first, so that what the call needs is compiled and
+    seen), `fn` compiles every program its trace dispatches, whole: a function that shows a jitted
+    program only when it is handed tracers, and does its work another way when handed arrays (a
+    smaller jitted piece with the rest op by op, several programs for one), fails."""
+    __tracebackhide__ = True
+    wanted = _traced_programs(jaxpr)
+    if not wanted:
+        return
+    fresh = jax.tree.map(lambda a: jax.device_put(a, a.sharding, may_alias=False)
+                         if isinstance(a, jax.Array) else a, args)  # the call may donate them
+    clear_caches()
+    with count_compiles() as log:
+        jax.block_until_ready(fn(*fresh, **kwargs))
+    compiled = [counts for counts in log.counts]
+    if any(counts is None for counts in compiled):
+        return  # a program whose equations JAX did not show (a pmap's): nothing to compare
+    for held in wanted:
+        if any(not held - counts for counts in compiled):
+            continue
+        closest = min(compiled, key=lambda counts: sum((held - counts).values()), default=Counter())
+        missing = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in sorted((held - closest).items()))
+        seen = (f"the {len(compiled)} program(s) JAX compiled for the call lack part of it ({missing})"
+                if compiled else "JAX compiled no program of yours for the call")
+        fail(f"{what}, called on arrays, does not run the program its trace shows: {seen}. Traced, it "
+             f"dispatches one compiled program doing the whole work; handed arrays, part of the work ran "
+             f"op by op or in other programs. Calling the function and tracing it must run the same "
+             f"compiled computation: keep all of it inside the function jax.jit compiles, whatever the "
+             f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
