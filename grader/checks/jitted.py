@@ -32,6 +32,9 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
       single: also fail when the work is split over several compiled calls (pieces chained one
         after another, a jitted function per pytree leaf), each dispatched on its own (where the
         task asks for one program, not for a jitted step called in a loop).
+        With `entirely` or `single`, fn is also called on copies of the arrays, JAX's caches emptied
+        where the exercise runs, and the programs compiled for that call must hold each program the
+        trace dispatches: a function that shows the whole program only to a trace fails.
       expected: what fn(*args) must return. The program read here is then run where the check runs
         and must compute it (`assert_computes`): a function that shows a jitted program only when
         traced, and computes its values another way when called, fails.
