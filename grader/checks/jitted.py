@@ -103,7 +103,7 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
     clear_caches()
     with count_compiles() as log:
         jax.block_until_ready(fn(*fresh, **kwargs))
-    compiled = [counts for counts in log.counts]
+    compiled = log.counts
     if any(counts is None for counts in compiled):
         return  # a program whose equations JAX did not show (a pmap's): nothing to compare
     for held in wanted:
