@@ -1208,6 +1208,22 @@ def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():
     tiled = lambda w, b: jax.vmap(layer)(w, jnp.tile(b, (5, 1)))  # noqa: E731
     with pytest.raises(KataFailure, match=r"float32\[5,3\] from b alone"):
         checks.assert_no_stacked_copies(tiled, w, b, shared={"[1]": "b"}, copies=5, what="tiled")
+    # Copies laundered through another input that leaves their values as they are: judged by values.
+    laundered = lambda w, b: jax.vmap(layer)(w, b + 0.0 * w[:, :, 0])  # noqa: E731
+    with pytest.raises(KataFailure, match=r"float32\[5,3\] from b and other inputs"):
+        checks.assert_no_stacked_copies(laundered, w, b, shared={"[1]": "b"}, copies=5, what="laundered")
+    mixed = lambda w, b: jax.vmap(layer)(w, b + w[:, :, 0])  # noqa: E731 - not copies of b: another answer
+    checks.assert_no_stacked_copies(mixed, w, b, shared={"[1]": "b"}, copies=5, what="mixed")
+
+
+def test_follows_constants_tells_work_on_the_data_from_a_decoy():
+    data = np.arange(1.0, 9.0, dtype=np.float32)
+    picked = lambda const: const.shape == data.shape and np.array_equal(const, data)  # noqa: E731
+    summed = jax.jit(lambda v: jnp.sum(v))
+    assert checks.program_of(lambda: summed(data)).follows_constants(picked) is True
+    decoy = jax.jit(lambda v, done: done + jnp.minimum(jnp.sum(v * 0.0), 0.0))
+    assert checks.program_of(lambda: decoy(data, np.float32(data.sum()))).follows_constants(picked) is False
+    assert checks.program_of(lambda: summed(data * 2)).follows_constants(picked) is None  # the host's numbers
 
 
 def test_received_bytes_count_every_way_of_gathering():

@@ -1,6 +1,7 @@
 """Checks for at-5 (compound_updates)."""
 
 import jax
+import jax.extend
 import jax.numpy as jnp
 import numpy as np
 
@@ -101,6 +102,24 @@ def test_transform_applies_fn_once_per_listing(exercise):
     _one_scatter("transform", lambda values, ids: exercise.transform(values, ids, jnp.sin),
                  lambda k: (jnp.ones(5), jnp.zeros(k, jnp.int32)), "scatter", ".at[...].apply",
                  (values, TRACED_IDS), want)
+    _assert_fn_inside_the_scatter(exercise, values)
+
+
+def _assert_fn_inside_the_scatter(exercise, values):
+    """fn is the scatter's own update: applied by the scatter at each listing, never to whole arrays
+    beside it (a fixed number of rounds of fn under a mask holds only as many repeats as rounds)."""
+    program = checks.program_of(lambda v, ids: exercise.transform(v, ids, jnp.sin), jnp.asarray(values),
+                                jnp.asarray(TRACED_IDS), what="transform")
+    inside = sum(checks.Program(jax.extend.core.ClosedJaxpr(eqn.params["update_jaxpr"], ())).primitives().count("sin")
+                 for eqn in program.live("scatter") if eqn.params.get("update_jaxpr") is not None)
+    outside = program.primitives().count("sin") - inside
+    if not inside or outside:
+        where = "applies fn (jnp.sin here) outside any scatter" if outside else "never applies fn in a scatter"
+        checks.fail(f"transform(values, ids, jnp.sin) {where}: its program computes fn on whole arrays "
+                    f"and picks results with masks or counts, so an index gets only as many applications "
+                    f"as the program has rounds, not one per listing. .at[ids].apply(fn) makes fn the "
+                    f"scatter's own update, applied at each listed index as often as it is listed. "
+                    f"{AT_DOCS}", "wrong-tool")
 
 
 def test_traced_ids_under_jit_compile_once(exercise):

@@ -31,9 +31,14 @@ def _call(exercise, x, coeffs):
 
 def test_evaluates_polynomial_from_a_list(exercise):
     x = jnp.asarray(X)
-    for coeffs in (COEFFS, [1.0, 0.0, -3.0, 4.0], [7.0]):
+    # Equal lengths with other values too: a static argument that hashes and compares by less than
+    # its values would hand them the program compiled for the first.
+    for coeffs in (COEFFS, [1.0, 0.0, -3.0, 4.0], [7.0], [-1.5, 3.0, 0.25], [1.0, 2.0, 3.0, -4.0], [-2.0]):
         checks.assert_close(_call(exercise, x, list(coeffs)), np.polyval(coeffs, X),
-                            what=f"polynomial(x, {coeffs})", rtol=1e-5, atol=1e-5)
+                            what=f"polynomial(x, {coeffs})", rtol=1e-5, atol=1e-5,
+                            hint="jit hands a static argument the program compiled for an equal one: two "
+                                 "coefficient lists may share a program only when every coefficient is "
+                                 "equal, so their hash and equality must follow all the values.")
 
 
 def test_is_compiled_with_jit(exercise):

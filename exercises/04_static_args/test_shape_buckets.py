@@ -19,6 +19,27 @@ def test_matches_mean_of_unpadded_input(exercise):
             what=f"bucketed_mean(x) for a length-{len(x)} x",
             hint="The padding must not count: mask the padded tail out of the sum, and divide by "
                  "the true length, not the padded one.")
+    _assert_mean_follows_the_bucket(exercise, _inputs([100], seed=3)[0])
+
+
+def _assert_mean_follows_the_bucket(exercise, x):
+    """The mean is computed by JAX from the padded bucket: traced with x closed over, the program holds
+    the bucket (x and its padding) as a constant, and its result moves when the bucket's values do."""
+    program = checks.program_of(lambda: exercise.bucketed_mean(x), what=f"bucketed_mean(x) for a length-{len(x)} x")
+    bucket = 1 << (len(x) - 1).bit_length()
+    follows = program.follows_constants(
+        lambda const: const.shape == (bucket,) and np.array_equal(const[:len(x)], x))
+    if follows is None:
+        checks.fail(f"bucketed_mean(x) for a length-{len(x)} x never hands JAX the padded input (x in a "
+                    f"length-{bucket} bucket): the host computed with x before JAX saw it. The padded array "
+                    f"must reach the jitted function, which masks the padding and averages. "
+                    f"See {checks.DOCS}/jit-compilation.html", "not-jitted")
+    if not follows:
+        checks.fail(f"bucketed_mean(x)'s result does not follow the padded input its jitted function "
+                    f"receives: with the bucket's values moved, it returns the same mean, so the mean was "
+                    f"computed elsewhere (NumPy on the host) and the bucket only passes through. The jitted "
+                    f"function must mask the padding and average the bucket itself. "
+                    f"See {checks.DOCS}/jit-compilation.html", "not-jitted")
 
 
 def test_compiles_at_most_once_per_bucket(exercise):

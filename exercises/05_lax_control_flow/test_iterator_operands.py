@@ -94,6 +94,15 @@ def test_each_is_one_rolled_scan(exercise):
                            hint="Scan over the arrays themselves: a closed-form formula or a Python loop "
                                 "gives the same numbers without the tool.")
         checks.assert_loops_rolled(program, what=name)
+        lengths = sorted({int(eqn.params.get("length", 0)) for eqn in program.live("scan")})
+        if len(values) not in lengths:
+            seen = (f"its scan runs {' or '.join(map(str, lengths))} step(s)" if lengths
+                    else "its loop is not a lax.scan")
+            checks.fail(f"{name} on {len(values)} elements: {seen}, not one step per element. Scanning over "
+                        f"the arrays hands the body one element (one pair) per step, so the scan's length is "
+                        f"the arrays' length; a loop over a reshaped stack, or a closed-form formula in a "
+                        f"loop of its own, computes the answer without that. "
+                        f"See {checks.DOCS}/_autosummary/jax.lax.scan.html", "wrong-tool")
         checks.assert_not_unrolled({n: checks.jaxpr_size(fn, *make(n)) for n in (8, 64)}, what=name,
                                    hint="Scan over the arrays instead of looping over their elements "
                                         "in Python.")

@@ -12,7 +12,9 @@ linear model with params {"w": (d,), "b": ()}. Write
 `per_example_grads(params, xs, ys)` for xs of shape (batch, d) and ys of
 shape (batch,), returning a dict like params where grads["w"] has shape
 (batch, d) and grads["b"] shape (batch,), row i being the gradient of
-`loss(params, xs[i], ys[i])`. No Python loop. Keep both signatures.
+`loss(params, xs[i], ys[i])`. No Python loop, params never copied per
+example, and no batch-by-batch work (a reverse-mode Jacobian of every
+example's loss at once builds a batch x batch array). Keep both signatures.
 """
 
 import jax

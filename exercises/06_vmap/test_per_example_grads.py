@@ -102,6 +102,17 @@ def test_program_does_not_grow_with_batch(exercise):
                                                      rtol=2e-5, atol=1e-5)
     what = "per_example_grads(params, xs, ys)"
     program = programs[9]  # run and compared with the gradients above: the program that computes them
+    largest = program.largest_value()
+    if largest is not None and largest.size >= 9 * 9:
+        checks.fail(f"{what} with 9 examples of {D} features builds {largest.str_short()}: work on "
+                    f"the whole batch for each example, such as a reverse-mode Jacobian of every example's "
+                    f"loss at once (one backward pass per example, each through all 9). Per-example "
+                    f"gradients need one example's work per example, batch x features at most. {HINT}",
+                    "wrong-tool")
+    params, xs, ys = _inputs(batch=9)
+    checks.assert_no_stacked_copies(exercise.per_example_grads, params, xs, ys,
+                                    shared={"[0]['w']": "the shared weights w"}, copies=9,
+                                    what=f"{what} with 9 examples", hint=HINT)
     checks.assert_not_uses(
         program, {"scan", "while"}, what=what,
         why="A loop primitive (lax.map, scan, fori_loop) computes the gradients one example after "

@@ -70,6 +70,17 @@ def test_exact_int64_milliseconds(exercise):
     _check_result(exercise.to_milliseconds(NS), NS, "to_milliseconds(ns)", exercise)
 
 
+def _assert_follows_the_timestamps(program):
+    """Run with 64-bit types on (where the timestamps keep their values as a constant of the program)."""
+    follows = program.follows_constants(lambda const: const.shape == NS.shape and np.array_equal(const, NS))
+    if not follows:
+        found = "never holds the timestamps" if follows is None else "does not follow the timestamps it holds"
+        checks.fail(f"to_milliseconds(ns)'s program {found}: its result comes from numbers the host "
+                    "computed from ns before JAX saw them (ns // ..., np.floor_divide on the NumPy array), "
+                    "and moving the timestamps JAX was handed does not move it. The task asks for the "
+                    f"division computed by JAX, on the timestamps as a JAX array. {DOCS}", "host-transfer")
+
+
 def _assert_divides_in_jax(program):
     if not program.live("div"):
         found = ("computes a division but throws it away" if program.has("div") else "holds no division")
@@ -104,6 +115,7 @@ def test_integer_arithmetic_in_64_bits(exercise):
                                 f"2**60. Stay in int64: integer floor division is exact. {DOCS}", "precision")
         checks.assert_computes(program, NS // 1_000_000, what="to_milliseconds(ns)", rtol=0, atol=0)
         _assert_divides_in_jax(program)
+        _assert_follows_the_timestamps(program)
         hlo = jax.jit(jax.extend.core.jaxpr_as_fun(program.jaxpr)).lower().as_text()  # that same program
     result = re.search(r"func\.func public @main\(.*?\) -> \((tensor<[^>]*>)", hlo)
     if result is None or "xi64>" not in result.group(1):

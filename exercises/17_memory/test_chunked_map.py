@@ -62,6 +62,21 @@ def test_loops_over_chunks_of_batch_size(exercise):
                    f"{Q // BATCH}. Use the batch_size you are given.")
         checks.fail(checks.sentence(f"log_normalizers(queries, keys, {BATCH}) does not loop over chunks "
                                     f"of batch_size queries.", why, f"See {MAP_DOCS}"), "wrong-tool")
+    # Each iteration scores its chunk of queries against every key: a (batch_size, len(keys)) slice of
+    # the scores. A loop of as many iterations over chunks of the keys never holds one.
+    if not any(_scores_a_chunk(eqn) for eqn in loops if eqn.params.get("length") == Q // BATCH):
+        checks.fail(f"log_normalizers(queries, keys, {BATCH}) loops {Q // BATCH} times, but no iteration scores "
+                    f"a chunk of {BATCH} queries against all {K} keys (no ({BATCH}, {K}) slice of the scores "
+                    f"in the loop's body): the loop runs over something else, such as chunks of the keys "
+                    f"with every query's running sum carried along. The task chunks the queries, batch_size "
+                    f"rows at a time, each chunk against every key. See {MAP_DOCS}", "wrong-tool")
+
+
+def _scores_a_chunk(loop):
+    """Whether the loop's body computes an array with a batch_size axis and a len(keys) axis."""
+    body = checks.Program(loop.params.get("jaxpr") or loop.params["body_jaxpr"])
+    return any({BATCH, K} <= set(getattr(var.aval, "shape", ()))
+               for eqn in body.find(*set(body.primitives())) for var in eqn.outvars)
 
 
 def test_values_and_compiled_memory(exercise):

@@ -25,6 +25,12 @@ def _is_pre(value):
     return value.source == "dot_general" and value.shape == (B, 2 * H)
 
 
+def _checkpointed_steps(program):
+    """The jax.checkpoint calls inside a scan's step that hold a layer's matmul."""
+    return [eqn for scan in program.find("scan") for eqn in checks.Program(scan.params["jaxpr"]).find("remat2")
+            if checks.Program(eqn.params["jaxpr"]).has("dot_general")]
+
+
 def _names(exercise, params):
     """The names given with checkpoint_name anywhere in loss's program."""
     program = checks.program_of(exercise.loss, params, X, what="loss")
@@ -45,13 +51,19 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
     pres = [s for s in stored if _is_pre(s)]
     others = [s for s in stored if s not in inputs and s not in pres]
     if inputs and pres and not others and len(stored) == 2:
-        forward = checks.program_of(exercise.loss, params, X, what="loss")
-        steps = [eqn for scan in forward.find("scan") for eqn in checks.Program(scan.params["jaxpr"]).find("remat2")
-                 if checks.Program(eqn.params["jaxpr"]).has("dot_general")]
-        if not steps:
+        # The gradient's own program, where autodiff used it: a checkpoint that only a custom_vjp's
+        # primal function holds shows in the forward program but never runs under jax.grad.
+        if not _checkpointed_steps(program):
             checks.fail(f"loss keeps each layer's input and pre, but no jax.checkpoint inside the scan's step "
                         f"decides it: the residuals are chosen by hand (a custom_vjp, say). The task is "
                         f"jax.checkpoint with a policy. See {REMAT_DOCS}", "wrong-tool")
+        forward = checks.program_of(exercise.loss, params, X, what="loss")
+        if not any(eqn.params.get("name") == "pre" for step in _checkpointed_steps(forward)
+                   for eqn in checks.Program(step.params["jaxpr"]).find("name")):
+            checks.fail(f"loss keeps each layer's input and pre, but pre is named outside the checkpoint: "
+                        f"jax.checkpoint wraps only the work after pre, which keeps pre as that part's input, "
+                        f"and no policy chooses it. The task checkpoints the whole block, pre named inside "
+                        f"it, with a policy that saves that name. See {REMAT_DOCS}", "wrong-tool")
         if pres[0].name != "pre":
             checks.fail(f"loss keeps each layer's input and pre, but pre is kept unnamed: the policy did not "
                         f"choose it by name (checkpointing only the work after pre keeps pre as that part's "

@@ -46,7 +46,8 @@ def test_each_layer_keeps_only_its_input(exercise):
         checks.fail(f"loss has no lax.scan in its program any more: its layers are a Python loop, unrolled "
                     f"into {L} copies. The task keeps the scan over the layers and changes only what each "
                     f"step keeps for the backward pass. See {REMAT_DOCS}", "unrolled")
-    stored = checks.program_of(jax.grad(exercise.loss), WS, X, what="jax.grad(loss)").stored_per_step()
+    gradient = checks.program_of(jax.grad(exercise.loss), WS, X, what="jax.grad(loss)")
+    stored = gradient.stored_per_step()
     if len(stored) != 1 or stored[0].source != "input":
         kept = "; ".join(s.describe() for s in stored) or "nothing"
         remats = forward.find("remat2")
@@ -66,7 +67,9 @@ def test_each_layer_keeps_only_its_input(exercise):
     checks.assert_uses(forward, {"remat2"}, what="loss", tool="jax.checkpoint",
                        hint="Recomputing by hand (a custom_vjp that re-runs the layer) is not the task: "
                             f"jax.checkpoint does it for any function. See {REMAT_DOCS}")
-    if not _checkpointed_steps(forward):
+    # Read in the gradient's own program, where autodiff used it: a checkpoint that only a custom_vjp's
+    # primal function holds shows in the forward program but never runs under jax.grad.
+    if not _checkpointed_steps(forward) or not _checkpointed_steps(gradient):
         checks.fail(f"loss keeps only each layer's input, but no jax.checkpoint inside the scan's step "
                     f"holds the layer's work: the checkpoint in its program wraps something else, and the "
                     f"recomputation is done another way (by hand, in a custom_vjp, say). The task is "

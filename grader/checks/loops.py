@@ -12,6 +12,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, fail, sentence
+from grader.checks.nudges import values_of
 from grader.checks.programs import Program, assert_computes, program_of
 
 
@@ -70,18 +71,52 @@ def assert_no_stacked_copies(fn: Callable, *args: Any, shared: dict[str, str], c
     jaxpr = getattr(program.jaxpr, "jaxpr", program.jaxpr)
     found: list[tuple[Any, frozenset[int]]] = []
     _input_sources(jaxpr, [frozenset({i}) for i in range(len(jaxpr.invars))], found)
+    mixed: dict[int, tuple[Any, int]] = {}  # built from a shared input and others: judged by its values
     for var, source in found:
-        if len(source) != 1 or next(iter(source)) not in names:
-            continue
-        (index,) = source
         size = math.prod(getattr(var.aval, "shape", ()))
-        if sizes[index] > 1 and size >= copies * sizes[index]:  # a scalar is broadcast by every jnp op
-            fail(sentence(f"{what} builds {var.aval.str_short()} from {names[index]} alone: {copies} copies "
-                          f"of a value every example shares, made before the mapped work. Mapping a "
-                          f"stack of copies gives the same numbers as mapping nothing, at the cost of the "
-                          f"copies: in_axes=None hands the one value to every example as it is.", hint,
-                          f"See {DOCS}/automatic-vectorization.html"), "wrong-tool")
+        for index in source & names.keys():
+            if sizes[index] <= 1 or size < copies * sizes[index]:  # a scalar is broadcast by every jnp op
+                continue
+            if len(source) == 1:
+                _stacked(what, var, names[index], copies, hint, "alone")
+            elif _could_stack(var.aval.shape, np.shape(leaves[index][1])):
+                mixed[id(var)] = (var, index)
+    for key, value in values_of(program.jaxpr, program.inputs, set(mixed)).items():
+        var, index = mixed[key]
+        if _stacks(value, np.asarray(leaves[index][1])):
+            _stacked(what, var, names[index], copies, hint, "and other inputs that leave its values as they are")
     return program
+
+
+def _stacked(what: str, var: Any, name: str, copies: int, hint: str, how: str) -> None:
+    __tracebackhide__ = True
+    fail(sentence(f"{what} builds {var.aval.str_short()} from {name} {how}: {copies} copies of a value every "
+                  f"example shares, made before the mapped work. Mapping a stack of copies gives the same "
+                  f"numbers as mapping nothing, at the cost of the copies: in_axes=None hands the one value "
+                  f"to every example as it is.", hint, f"See {DOCS}/automatic-vectorization.html"), "wrong-tool")
+
+
+def _could_stack(shape: tuple[int, ...], shared: tuple[int, ...]) -> bool:
+    """Whether an array of `shape` can hold copies of an array of shape `shared` along one new axis, or
+    end to end."""
+    return (len(shape) == len(shared) + 1 and any(shape[:axis] + shape[axis + 1:] == shared
+                                                  for axis in range(len(shape)))) or \
+        (math.prod(shape) % max(math.prod(shared), 1) == 0)
+
+
+def _stacks(value: np.ndarray, shared: np.ndarray) -> bool:
+    """Whether `value` is copies of `shared` (to float32 rounding): stacked along one new axis, or end to
+    end (`jnp.tile`)."""
+    def close(a: np.ndarray, b: np.ndarray) -> bool:
+        return a.shape == b.shape and np.allclose(a, b, rtol=1e-6, atol=1e-6 * max(1.0, float(np.max(np.abs(b), initial=0))))
+
+    if value.ndim == shared.ndim + 1:
+        for axis in range(value.ndim):
+            moved = np.moveaxis(value, axis, 0)
+            if moved.shape[1:] == shared.shape and close(moved, np.broadcast_to(shared, moved.shape)):
+                return True
+    flat, one = value.reshape(-1), shared.reshape(-1)
+    return one.size > 0 and flat.size % one.size == 0 and close(flat, np.tile(one, flat.size // one.size))
 
 
 # --- loops ------------------------------------------------------------------------------------

@@ -18,6 +18,26 @@ _CALL_JAXPRS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "c
                 "remat": "jaxpr"}
 
 
+def _nudged(value: Any) -> Any:
+    """`value` moved within its range (see `outputs_follow`), or `value` itself where it has none (a key)."""
+    if jax.dtypes.issubdtype(value.dtype, jax.dtypes.extended):
+        return value
+    dtype = np.dtype(value.dtype)
+    if dtype == np.bool_:
+        return ~value
+    if np.issubdtype(dtype, np.signedinteger):
+        return value + np.asarray(1, dtype)
+    if np.issubdtype(dtype, np.unsignedinteger):
+        return value ^ np.asarray(1 << (8 * dtype.itemsize - 1), dtype)
+    if np.issubdtype(dtype, np.inexact):
+        # Up by 1/64 to 3/64 of its size and as much again, element by element: never across zero
+        # from above, and no scale and shift that a normalisation downstream would undo.
+        steps = ((np.arange(math.prod(value.shape)) % 3 + 1) / 64).reshape(value.shape).astype(dtype)
+        xp = np if isinstance(value, np.ndarray) else jax.numpy  # a constant stays NumPy, its dtype kept
+        return value + (xp.abs(value) + 1) * steps
+    return value
+
+
 def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets: set[int]) -> bool:
     """Whether the outputs of the program `closed`, run on `inputs` (`before()` gives its outputs' leaves
     unnudged), change when the results of the equations whose ids are `targets` are nudged within the
@@ -32,52 +52,14 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     reached: list[bool] = []
 
     def other(value: Any) -> Any:
-        if jax.dtypes.issubdtype(value.dtype, jax.dtypes.extended):
-            return value
-        dtype = np.dtype(value.dtype)
-        if dtype == np.bool_:
+        nudged = _nudged(value)
+        if nudged is not value:
             reached.append(True)
-            return ~value
-        if np.issubdtype(dtype, np.signedinteger):
-            reached.append(True)
-            return value + np.asarray(1, dtype)
-        if np.issubdtype(dtype, np.unsignedinteger):
-            reached.append(True)
-            return value ^ np.asarray(1 << (8 * dtype.itemsize - 1), dtype)
-        if np.issubdtype(dtype, np.inexact):
-            reached.append(True)
-            # Up by 1/64 to 3/64 of its size and as much again, element by element: never across zero
-            # from above, and no scale and shift that a normalisation downstream would undo.
-            steps = ((np.arange(math.prod(value.shape)) % 3 + 1) / 64).reshape(value.shape)
-            return value + (jax.numpy.abs(value) + 1) * jax.numpy.asarray(steps, dtype)
-        return value
-
-    def run(jaxpr: Any, consts: list, args: list) -> list:
-        env: dict[int, Any] = {}
-
-        def read(var: Any) -> Any:
-            return var.val if isinstance(var, jax.extend.core.Literal) else env[id(var)]
-
-        for var, value in (*zip(jaxpr.constvars, consts), *zip(jaxpr.invars, args)):
-            env[id(var)] = value
-        for eqn in jaxpr.eqns:
-            ins = [read(v) for v in eqn.invars]
-            inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
-            if inner is not None and id(eqn) not in targets:
-                closed = getattr(inner, "jaxpr", inner)
-                outs = run(closed, list(getattr(inner, "consts", ())), ins)
-            else:
-                with eqn.ctx.manager:  # as JAX's own eval_jaxpr binds it
-                    outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
-                outs = list(outs) if eqn.primitive.multiple_results else [outs]
-                if id(eqn) in targets:
-                    outs = [other(out) for out in outs]
-            for var, value in zip(eqn.outvars, outs):
-                env[id(var)] = value
-        return [read(v) for v in jaxpr.outvars]
+        return nudged
 
     try:
-        changed = jax.jit(lambda consts, args: run(closed.jaxpr, consts, args))(list(closed.consts), list(inputs))
+        changed = jax.jit(lambda consts, args: _run(closed.jaxpr, consts, args, targets, other))(
+            list(closed.consts), list(inputs))
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
         return True
     if not reached:
@@ -87,6 +69,57 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     except Exception:  # noqa: BLE001 - a program whose values cannot be had here keeps its dataflow's word
         return True
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
+
+
+def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarray]:
+    """The values of the program's variables whose ids are in `wanted` (results of equations at any call
+    depth, loop and branch bodies excepted), the program run on `inputs` where the check runs; empty if
+    it cannot be run this way."""
+    found: dict[int, Any] = {}
+
+    def keep(var: Any, value: Any) -> None:
+        if id(var) in wanted:
+            found[id(var)] = value
+
+    def values(consts: list, args: list) -> dict[int, Any]:
+        found.clear()
+        _run(closed.jaxpr, consts, args, set(), lambda value: value, keep)
+        return dict(found)
+
+    try:
+        return {k: np.asarray(v) for k, v in jax.jit(values)(list(closed.consts), list(inputs)).items()}
+    except Exception:  # noqa: BLE001 - a program that cannot be run this way shows no values
+        return {}
+
+
+def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[[Any], Any],
+         seen: Callable[[Any, Any], None] | None = None) -> list:
+    """The program run equation by equation (calls' bodies too, as JAX's own eval_jaxpr would), the
+    results of the equations whose ids are in `targets` replaced by `other` of them; `seen(var, value)`
+    hears every result."""
+    env: dict[int, Any] = {}
+
+    def read(var: Any) -> Any:
+        return var.val if isinstance(var, jax.extend.core.Literal) else env[id(var)]
+
+    for var, value in (*zip(jaxpr.constvars, consts), *zip(jaxpr.invars, args)):
+        env[id(var)] = value
+    for eqn in jaxpr.eqns:
+        ins = [read(v) for v in eqn.invars]
+        inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
+        if inner is not None and id(eqn) not in targets:
+            outs = _run(getattr(inner, "jaxpr", inner), list(getattr(inner, "consts", ())), ins, targets, other, seen)
+        else:
+            with eqn.ctx.manager:  # as JAX's own eval_jaxpr binds it
+                outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
+            outs = list(outs) if eqn.primitive.multiple_results else [outs]
+            if id(eqn) in targets:
+                outs = [other(out) for out in outs]
+        for var, value in zip(eqn.outvars, outs):
+            env[id(var)] = value
+            if seen is not None:
+                seen(var, value)
+    return [read(v) for v in jaxpr.outvars]
 
 
 def _moved(before: np.ndarray, after: np.ndarray) -> bool:
@@ -103,3 +136,23 @@ def _moved(before: np.ndarray, after: np.ndarray) -> bool:
     finite = np.isfinite(a)
     scale = np.max(np.abs(a[finite]), initial=0.0)
     return bool(np.max(np.abs(a[finite] - b[finite]), initial=0.0) > 1e-4 * max(scale, 1e-6))
+
+
+def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list], picked: Callable[[Any], bool]) -> bool | None:
+    """Whether the outputs of the program `closed`, run on `inputs`, change when the constants it closed
+    over that `picked` chooses (the data a check handed the function, as the program holds it) are
+    nudged as `outputs_follow` nudges results; None when no constant is chosen (the data never reached
+    the program: the host computed with it first). A program that cannot be run here keeps its
+    dataflow's word (True)."""
+    consts = list(closed.consts)
+    chosen = [i for i, const in enumerate(consts) if picked(np.asarray(const))]
+    if not chosen:
+        return None
+    nudged = [_nudged(np.asarray(c)) if i in chosen else c for i, c in enumerate(consts)]
+    try:
+        run = jax.jit(lambda cs, args: jax.extend.core.jaxpr_as_fun(jax.extend.core.ClosedJaxpr(closed.jaxpr, cs))(*args))
+        changed = run(nudged, list(inputs))
+        unnudged = before()
+    except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
+        return True
+    return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))

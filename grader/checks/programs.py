@@ -19,7 +19,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.nudges import outputs_follow
+from grader.checks.nudges import outputs_follow, outputs_follow_constants
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -283,6 +283,14 @@ class Program:
             elif not outputs_follow(self.jaxpr, self.inputs, before, {id(eqn) for eqn in found}):  # one run for all
                 found = []
         return found
+
+    def follows_constants(self, picked: Callable[[np.ndarray], bool]) -> bool | None:
+        """Whether the outputs follow the data the check handed the function, closed over by the trace
+        (`program_of(lambda: fn(data))`): run again where the check runs, with the constants that
+        `picked` chooses nudged (as `live` nudges results), they move. None when the program holds no
+        such constant: the host computed with the data before JAX saw it. An answer that keeps the
+        data only as a decoy (`host_result + 0 * jnp.sum(data)`) gives the same values, and fails."""
+        return outputs_follow_constants(self.jaxpr, self.inputs, lambda: jax.tree.leaves(self.values()), picked)
 
     def _linked(self, names: tuple[str, ...]) -> list[Any]:
         """`live`'s equations by the program's dataflow alone."""

@@ -1,6 +1,6 @@
-"""Right, unusually: one copy of the params per example, then one jax.grad of the summed
-per-example losses; example i's loss depends only on copy i, so each copy's gradient is that
-example's gradient."""
+"""Values right, mechanism wrong: one copy of the params per example, then one jax.grad of the
+summed per-example losses (each copy's gradient is that example's), where the task keeps the params
+shared and never copied per example."""
 
 import jax
 import jax.numpy as jnp

@@ -1,4 +1,5 @@
-"""Right, unusually: the Jacobian of the vector of per-example losses, one row per example."""
+"""Values right, mechanism wrong: the reverse-mode Jacobian of the vector of per-example losses, one
+backward pass per example through the whole batch (a batch x batch array), which the task forbids."""
 
 import jax
 import jax.numpy as jnp
