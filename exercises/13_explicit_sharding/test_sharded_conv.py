@@ -50,6 +50,11 @@ def test_each_device_convolves_only_its_examples(exercise):
         # the batch, not one shown only when traced.
         checks.assert_computes(program, _correlate(x, k), what="filter_batch(x, k)", rtol=1e-4, atol=1e-4)
         checks.assert_uses(program, CONV, what="filter_batch(x, k)", tool="lax.conv_general_dilated")
+        if not program.applies_to_inputs(CONV, inputs=(0, 1)):
+            checks.fail("filter_batch(x, k) calls lax.conv_general_dilated, but not on x and k as they came "
+                        "in: the convolution is handed values computed beside it (windows and an einsum, "
+                        "say), and passes them through. The task's conv filters the batch with the kernel "
+                        f"itself. See {CONV_DOCS}", "wrong-tool")
         # The task's filter_batch is jitted: one compiled program, not op-by-op dispatch.
         checks.assert_jitted(exercise.filter_batch, *placed, what="filter_batch(x, k)", entirely=True)
         compiled = checks.compiled_program(exercise.filter_batch, *placed, what="filter_batch(x, k)")

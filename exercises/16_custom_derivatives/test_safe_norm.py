@@ -61,7 +61,7 @@ def test_gradient_at_zero_is_zero_not_nan(exercise):
                             f"See {CUSTOM_DOCS}")
     if not program.wraps("custom_jvp_call"):
         checks.fail(f"norm's program holds a custom_jvp_call, but not as norm itself: the rule belongs to "
-                    f"a function applied to some other value (an intermediate, or a library function "
+                    f"a function applied to some other value (an intermediate, a result computed outside it and handed in, or a library function "
                     f"such as jax.nn.relu that has a rule of its own), so the derivative at 0 comes from "
                     f"something else. The task puts the rule on norm: x in, the norm out. See {CUSTOM_DOCS}",
                     "wrong-tool")

@@ -48,6 +48,15 @@ def test_scan_runs_four_steps_per_iteration(exercise):
         checks.fail(f"swing(..., steps={steps}) has no lax.scan over the {steps} steps in its program "
                     f"({copies} copies of the step's sin): keep the step in one lax.scan and unroll it with "
                     f"the scan's own parameter. See {SCAN_DOCS}", code)
+    # The step itself runs in the scan's body: a scan that only copies angles computed by a step
+    # written out beside it is live, but loops over nothing.
+    inside = sum(checks.Program(eqn.params["jaxpr"]).primitives().count("sin") for eqn in scans)
+    outside = program.primitives().count("sin") - inside
+    if not inside or outside:
+        checks.fail(f"swing(..., steps={steps}) has a scan over the {steps} steps, but the step is not in its "
+                    f"body: {outside} copies of the step's sin are written out beside it, and the scan only "
+                    f"passes their results along. The task keeps one step in the scan's body and lets its "
+                    f"unroll parameter copy it. See {SCAN_DOCS}", "unrolled" if outside > 1 else "wrong-tool")
     unroll = scans[0].params.get("unroll", 1)
     factor = steps if unroll is True else int(unroll)
     if factor >= steps:
