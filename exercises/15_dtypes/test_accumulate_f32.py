@@ -43,6 +43,11 @@ def _check_program(fn, args, expected, what):
         checks.fail(f"{what} has no dot_general in its program: the products and sums should be one "
                     f"matmul (jnp.matmul, jnp.dot, jnp.einsum or lax.dot_general), not elementwise "
                     f"multiplies and reductions. {DOCS}", "wrong-tool")
+    if not program.applies_to_inputs({"dot_general"}, inputs=(0, 1)):
+        checks.fail(f"{what}: no dot_general in its program takes both inputs whole, as they came in (moved "
+                    f"or transposed at most): the matmul does only part of the work, and the rest of the "
+                    f"products and sums run elsewhere (elementwise on converted operands, say). All of it "
+                    f"is one matmul of the bfloat16 operands. {DOCS}", "wrong-tool")
     for eqn in dots:
         ins = [v.aval.dtype.name for v in eqn.invars]
         out = eqn.outvars[0].aval.dtype.name

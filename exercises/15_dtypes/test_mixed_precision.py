@@ -111,6 +111,30 @@ def _bias_added_in_bfloat16(eqns):
                     f"add in bfloat16, and float32 for the mean. {DOCS}", "precision")
 
 
+# Primitives that add up the elements of an array (running sums and windowed sums included).
+_REDUCTIONS = frozenset({"reduce_sum", "cumsum", "reduce_window_sum", "reduce_window", "reduce"})
+# Primitives that take elements out of an array without computing with them.
+_PICKS = frozenset({"slice", "dynamic_slice", "gather", "squeeze", "reshape", "index_in_dim", "expand_dims"})
+
+
+def _sums(eqns):
+    """The positions of the equations that sum many numbers: reductions, non-matmul dot_generals, and
+    adds of elements picked from one array (`sq[0] + sq[1] + ...`, a sum written out)."""
+    picked, found = {}, []
+    for i, e in enumerate(eqns):
+        name = e.primitive.name
+        if name in _REDUCTIONS or (name == "dot_general" and not _is_matmul(e)):
+            found.append(i)
+        elif name in _PICKS and e.invars and not isinstance(e.invars[0], jax.extend.core.Literal):
+            picked[id(e.outvars[0])] = picked.get(id(e.invars[0]), id(e.invars[0]))
+        elif name in ("add", "add_any"):
+            sources = {picked.get(id(v)) for v in e.invars if not isinstance(v, jax.extend.core.Literal)}
+            if len(sources) == 1 and None not in sources and len(e.invars) == 2:
+                picked[id(e.outvars[0])] = sources.pop()
+                found.append(i)
+    return found
+
+
 def test_loss_is_a_float32_scalar(exercise):
     params, x, y = _problem()
     arrays = {k: jnp.asarray(v) for k, v in params.items()}
@@ -128,13 +152,14 @@ def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
     eqns = list(_all_eqns(program.jaxpr.jaxpr))
     _matmuls_in_bfloat16(eqns, "loss_fn")
     _bias_added_in_bfloat16(eqns)
-    sums = [i for i, e in enumerate(eqns)
-            if e.primitive.name == "reduce_sum" or (e.primitive.name == "dot_general" and not _is_matmul(e))]
+    sums = _sums(eqns)
     for i in sums:
-        # A reduce_sum adds in its operand's dtype; a dot_general in its result's (preferred_element_type).
+        # A reduction adds in its operand's dtype; a dot_general in its result's (preferred_element_type).
         into = eqns[i].outvars[0].aval.dtype
         if into != jnp.float32:
-            how = "a reduce_sum" if eqns[i].primitive.name == "reduce_sum" else "a dot_general's accumulator"
+            name = eqns[i].primitive.name
+            how = ("a dot_general's accumulator" if name == "dot_general" else
+                   "adds of the elements of one array, one by one" if name in ("add", "add_any") else f"a {name}")
             checks.fail(f"loss_fn sums into {into.name} ({how} in its program): adding many bfloat16 "
                         f"numbers in bfloat16 drops the small ones. Take the mean in float32. {DOCS}",
                         "precision")

@@ -40,10 +40,16 @@ def _all_eqns(jaxpr):
             yield from _all_eqns(getattr(sub, "jaxpr", sub))
 
 
+def _computes_in_another_type(dtype, x_dtype):
+    """A step's result is arithmetic in a type other than x's: any number type (complex and integer
+    included: a detour through complex64 or fixed-point integers is another type too), bools aside."""
+    return jnp.dtype(dtype) != jnp.dtype(x_dtype) and jnp.issubdtype(dtype, jnp.number)
+
+
 def _stays_in(exercise, x, y, gain):
     """Whether blend(x, y, gain) computes every step in x's dtype (its program, all levels)."""
     program = checks.program_of(lambda x, y: exercise.blend(x, y, gain), x, y, what="blend")
-    return all(var.aval.dtype == x.dtype or not jnp.issubdtype(var.aval.dtype, jnp.floating)
+    return all(not _computes_in_another_type(var.aval.dtype, x.dtype)
                for eqn in _all_eqns(program.jaxpr.jaxpr) if eqn.primitive.name != "convert_element_type"
                for var in eqn.outvars)
 
@@ -94,7 +100,7 @@ def test_every_step_runs_in_x_dtype(exercise):
                 continue
             for var in eqn.outvars:
                 dtype = var.aval.dtype
-                if not jnp.issubdtype(dtype, jnp.floating) or dtype == jnp.dtype(x_dtype):
+                if not _computes_in_another_type(dtype, x_dtype):
                     continue
                 checks.fail(f"{what}: its program computes `{eqn.primitive.name}` in {dtype.name}, not in "
                             f"x's {_name(x_dtype)}. {_cause(exercise, x, y, gain)} A cast of the result would "
