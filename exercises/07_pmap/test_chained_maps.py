@@ -75,6 +75,9 @@ def check_program(exercise) -> None:
     # The program read is run here: it must give the task's values, split like its input.
     checks.assert_computes(program, _expected(host), what="pipeline(x, mesh) under jax.jit", rtol=1e-5, atol=1e-5)
     _values_and_split(program.values(), host, "pipeline(x, mesh) under jax.jit")
+    # What the program shows is what the call runs: the stages' programs, and no other of its own.
+    checks.assert_called_as_traced(lambda v: exercise.pipeline(v, mesh), x, what="pipeline(x, mesh)",
+                                   program=program, nothing_else=True)
 
 
 def test_stages_chain_on_the_devices(exercise):

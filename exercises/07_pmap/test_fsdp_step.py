@@ -50,6 +50,14 @@ def check_step(exercise) -> None:
     checks.assert_sharding(program.values(), what="train_step(w, x, y, mesh)", spec=("data",),
                            shard_shape=(d // n, K), n_devices=n,
                            hint="Each device returns only its updated rows of w: out_specs=P('data').")
+    # w gathered whole once and the gradient scattered back are what travel; a batch collected too (a
+    # ring of ppermutes, say) shows in the bytes each device receives.
+    limit = 2 * d * K * 4 + PER_DEVICE * d * 4
+    checks.assert_receives_at_most(lambda w, x, y: exercise.train_step(w, x, y, mesh), *placed, limit=limit,
+                                   what="train_step(w, x, y, mesh)",
+                                   allowed=f"w gathered once and its gradient scattered (about {2 * d * K * 4} "
+                                           f"bytes), less than one more block of x",
+                                   hint="Only w is gathered; x and y stay split and each device works on its rows.")
     inside = {p for call in program.mapped_calls() for p in call.primitives()}
     if "psum" in inside or "psum_invariant" in inside:
         checks.fail("train_step sums the whole gradient on every device (a psum) and then keeps only its "

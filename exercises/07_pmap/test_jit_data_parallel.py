@@ -99,6 +99,13 @@ def test_compiler_partitions_the_step(exercise):
                     f"step itself. The split placement only helps if the program keeps it: write the step "
                     f"for the global arrays as they are, with no resharding of the batch. "
                     f"See {PARTITION_DOCS}", "not-distributed")
+    # A gather of the batch under another shape (transposed, reshaped) shows in the bytes received.
+    block = PER_DEVICE * (D + 1) * 4
+    checks.assert_receives_at_most(exercise.train_step, *placed, limit=block, what="train_step(params, x, y)",
+                                   allowed=f"the gradients' all-reduce, well under one block of the batch "
+                                           f"({block} bytes)",
+                                   hint="Write the step for the global arrays as they are, with no resharding "
+                                        "of the batch.")
     if not compiled.collectives()["all-reduce"]:
         checks.fail(f"the compiled train_step has no all-reduce ({dict(compiled.collectives())}): with the "
                     f"batch split, the mean over all rows needs one. See {PARTITION_DOCS}", "wrong-collective")

@@ -53,10 +53,15 @@ def filter_reaches_each_device_once(exercise):
     # examiner's run, not the call's own word) shows where the work's output stays.
     checks.assert_computes(program, _by_hand(xs, w), what=WHAT, rtol=1e-5, atol=1e-5)
     checks.assert_split_over_devices(program.values(), what=WHAT, hint="Each device keeps the row it computed.")
+    # No stack of copies of the filter anywhere in the program, whatever its shape (padded to look
+    # like the signals, say).
+    checks.assert_no_stacked_copies(exercise.convolve_shared, xs, w, shared={"[1]": "the filter w"}, copies=n,
+                                    what=WHAT, hint="pmap's in_axes can give an argument to every device whole.")
     # What each device is handed besides its signal: the filter must arrive whole, once.
     for call in program.mapped_calls():
-        for whole, per_device in call.inputs:
-            if whole == (n, LENGTH):
+        signals = [k for k, (whole, per_device) in enumerate(call.inputs) if whole == (n, LENGTH)]
+        for k, (whole, per_device) in enumerate(call.inputs):
+            if signals and k == signals[0]:
                 continue
             if whole != per_device:
                 checks.fail(f"{WHAT} hands pmap the filter with a device axis: an array of shape {whole}, "

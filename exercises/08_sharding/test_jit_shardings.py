@@ -56,7 +56,10 @@ def columns_out_of_the_program(exercise):
                     f"can overlap it with the work. See {SHARDING_DOCS}", "wrong-sharding")
     # And the centering must be the program's own work: a host callback inside it runs NumPy on the
     # host, on data gathered from every device, whatever layouts jit was told.
-    checks.assert_no_callbacks(checks.program_of(fn, x, what="center_columns(x)"), what="center_columns(x)")
+    program = checks.program_of(fn, x, what="center_columns(x)")
+    checks.assert_no_callbacks(program, what="center_columns(x)")
+    # The program read above is the one a call runs: whole, and with no other program of its own.
+    checks.assert_called_as_traced(fn, x, what="center_columns(x)", program=program, nothing_else=True)
 
 
 def test_output_comes_back_split_by_columns(exercise):

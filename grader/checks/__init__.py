@@ -23,7 +23,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   program, compared where the check runs, each computing its call's value), `max_traces` (chex's trace counter on a
   function handed to the answer), `clear_caches` (JAX's caches emptied where the exercise
   runs, before a count)
-- jitted: `assert_jitted` (a call runs one compiled program doing the work, traced and, where the
+- jitted: `assert_called_as_traced` (a call on arrays runs the compiled programs its trace shows),
+  `assert_jitted` (a call runs one compiled program doing the work, traced and, where the
   whole work must be compiled, called on arrays too)
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
@@ -58,7 +59,7 @@ from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence,
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, host_reads, lowered_donations, on_devices,
                                    within_seconds)
-from grader.checks.jitted import assert_jitted
+from grader.checks.jitted import assert_called_as_traced, assert_jitted
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,
@@ -83,7 +84,7 @@ __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
     "KataFailure", "Layout", "MULTI_PROCESS_DOCS", "MappedCall", "Picture", "Program", "RECOMPILE_CAUSES", "StoredValue",
     "Predictions", "Run", "Timeline", "Watch", "assert_leaves_settings", "changed_settings", "every_setting",
-    "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
+    "assert_called_as_traced", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_kept_untouched", "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
     "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses", "assert_real_valued",

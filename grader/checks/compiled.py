@@ -14,6 +14,7 @@ import jax
 import jax.extend
 
 from grader.checks.core import KataFailure, fail, sentence
+from grader.checks.jitted import assert_called_as_traced
 from grader.checks.programs import (COLLECTIVES, SHARD_MAP_DOCS, Program, all_eqns, assert_no_callbacks, program_of,
                                     traced_jaxpr)
 
@@ -130,6 +131,8 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
     if banned:
         fail(sentence(f"{what}: the per-device program uses {', '.join(sorted(banned))}, which this "
                       f"task avoids.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    # All of the above read the trace: the call on arrays must run it.
+    assert_called_as_traced(fn, *args, what=what, program=program, **kwargs)
     return program
 
 

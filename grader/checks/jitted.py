@@ -11,11 +11,13 @@ from typing import Any
 
 import jax
 
-from grader.checks.compiles import clear_caches, count_compiles
+from grader.checks.compiles import JAX_DIR, clear_caches, count_compiles
 from grader.checks.core import DOCS, fail
 from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program_of
 
 _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
+_PLUMBING = {"broadcast_in_dim", "reshape", "convert_element_type", "squeeze", "expand_dims", "transpose", "copy",
+             "copy_p"}
 
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
@@ -71,25 +73,52 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
         _assert_called_as_traced(fn, args, kwargs, jaxpr, what=what)
 
 
-def _traced_programs(jaxpr: Any) -> list[Counter]:
+def _library_call(eqn: Any) -> bool:
+    """A jitted function of JAX's own library (jnp.pad, jnp.where...) called outside the answer's
+    programs: JAX runs it as an eager operation, set aside from the answer's compiles. pmap's own
+    wrapper is JAX's too, but holds the answer's per-device program."""
+    body = eqn.params.get("jaxpr")
+    info = getattr(getattr(getattr(body, "jaxpr", body), "debug_info", None), "func_src_info", None)
+    return (eqn.primitive.name in ("jit", "pjit") and JAX_DIR in str(info or "")
+            and not any(inner.primitive.name in ("shard_map", "xla_pmap") for inner in all_eqns(body)))
+
+
+def _traced_programs(jaxpr: Any) -> list[tuple[Counter, bool]]:
     """The programs a traced call dispatches: for each distinct compiled call at its top level, how
     many equations of each primitive it holds, nested ones included (compiled calls themselves left
-    out: JAX inlines them)."""
+    out: JAX inlines them), and whether JAX compiles it whole: a shard_map called outside jit runs its
+    body's operations one by one, each compiled on its own."""
     from jax._src.interpreters import partial_eval as pe
 
-    found: dict[tuple, Counter] = {}
+    found: dict[tuple, tuple[Counter, bool]] = {}
     for eqn in jaxpr.jaxpr.eqns:
-        if eqn.primitive.name in _COMPILED_CALLS:
+        if eqn.primitive.name in _COMPILED_CALLS and not _library_call(eqn):
             subs = [getattr(sub, "jaxpr", sub) for sub in jax.extend.core.jaxprs_in_params(eqn.params)]
             # Without what computes nothing the outputs need: JAX drops it before it compiles a call.
             live = [pe.dce_jaxpr(sub, [True] * len(sub.outvars))[0] for sub in subs]
             held = Counter(inner.primitive.name for sub in live for inner in all_eqns(sub)
                            if inner.primitive.name not in _COMPILED_CALLS)
-            found.setdefault(tuple(sorted(held.items())), held)
+            whole = eqn.primitive.name != "shard_map"
+            found.setdefault((tuple(sorted(held.items())), whole), (held, whole))
     return list(found.values())
 
 
-def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any, *, what: str) -> None:
+def assert_called_as_traced(fn: Callable, *args: Any, what: str, program: Any = None, nothing_else: bool = False,
+                            **kwargs: Any) -> None:
+    """fn(*args), called on arrays, compiles every program its trace dispatches (a jit, pmap or
+    shard_map call), whole. A check that reads fn's trace (where its work runs, which collective
+    combines it) judges what the call does only if the call runs that trace: a function that shows
+    the task's program when handed tracers, and computes another way (on the host, on one device)
+    when handed arrays, fails here. `program`: fn's trace on these args, if the check has it.
+    `nothing_else`: the call also compiles no program of its own beside those (work the trace does not
+    show, such as a gather between two stages)."""
+    __tracebackhide__ = True
+    traced = program if program is not None else program_of(fn, *args, what=what, **kwargs)
+    _assert_called_as_traced(fn, args, kwargs, traced.jaxpr, what=what, nothing_else=nothing_else)
+
+
+def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any, *, what: str,
+                             nothing_else: bool = False) -> None:
     """Called on arrays (JAX's caches emptied first, so that what the call needs is compiled and
     seen), `fn` compiles every program its trace dispatches, whole: a function that shows a jitted
     program only when it is handed tracers, and does its work another way when handed arrays (a
@@ -106,15 +135,25 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
     compiled = log.counts
     if any(counts is None for counts in compiled):
         return  # a program whose equations JAX did not show (a pmap's): nothing to compare
-    for held in wanted:
-        if any(not held - counts for counts in compiled):
+    every = set().union(*compiled)
+    for held, whole in wanted:
+        if any(not held - counts for counts in compiled) or (not whole and set(held) <= every):
             continue
         closest = min(compiled, key=lambda counts: sum((held - counts).values()), default=Counter())
         missing = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in sorted((held - closest).items()))
         seen = (f"the {len(compiled)} program(s) JAX compiled for the call lack part of it ({missing})"
                 if compiled else "JAX compiled no program of yours for the call")
         fail(f"{what}, called on arrays, does not run the program its trace shows: {seen}. Traced, it "
-             f"dispatches one compiled program doing the whole work; handed arrays, part of the work ran "
-             f"op by op or in other programs. Calling the function and tracing it must run the same "
-             f"compiled computation: keep all of it inside the function jax.jit compiles, whatever the "
+             f"dispatches a compiled program doing the work; handed arrays, the work ran another way (op "
+             f"by op, on the host, in other programs). Calling the function and tracing it must run the "
+             f"same compiled computation, whatever the inputs are: code that tells a tracer from an array "
+             f"and chooses is not the task's. See {DOCS}/jit-compilation.html", "not-jitted")
+    # Moves and casts JAX adds around an operation run one by one are no work of the answer's.
+    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING
+    extra = [counts for counts in compiled if set(counts) - shown]
+    if nothing_else and extra:
+        held = ", ".join(sorted(set(extra[0]) - shown))
+        fail(f"{what}, called on arrays, compiles {len(extra)} program(s) doing work its trace does not "
+             f"show ({held}): handed arrays, it does work a trace never sees. "
+             f"Calling the function and tracing it must run the same compiled computation, whatever the "
              f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
