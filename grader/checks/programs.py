@@ -147,8 +147,9 @@ class StoredValue:
 # Primitives that move, reshape, cast or reshard a value without computing with it, and the
 # parameter holding the body of those that only call one (`Program.applies_to_inputs`).
 _MOVES = frozenset({"reshape", "transpose", "convert_element_type", "broadcast_in_dim", "squeeze", "expand_dims",
-                    "copy", "copy_p", "sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev"})
-_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr"}
+                    "copy", "copy_p", "sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev",
+                    "pvary", "pbroadcast"})
+_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr", "shard_map": "jaxpr"}
 
 # Primitives that only pass a value through on its way to being saved.
 _PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
