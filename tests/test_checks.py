@@ -525,6 +525,52 @@ def test_assert_jitted_calls_the_function_on_arrays_too():
     assert caught.value.code == "not-jitted"
 
 
+def test_called_as_traced_ties_a_trace_to_the_call_on_arrays():
+    """A function that shows a compiled program to a tracer and computes on the host when handed arrays
+    fails; JAX's own jitted library calls around the program (jnp.pad) are no program of the answer's;
+    with nothing_else, a program of the call's own doing work the trace does not show fails too."""
+    scale = jax.jit(lambda x: x * 2.0)
+    gather = jax.jit(lambda x: jnp.sort(x))
+
+    def on_the_host_when_called(x):
+        return scale(x) if isinstance(x, jax.core.Tracer) else jnp.asarray(np.asarray(x) * 2.0)
+
+    def padded_first(x):
+        return scale(jnp.pad(x, (0, 1)))
+
+    def more_when_called(x):
+        return scale(x) if isinstance(x, jax.core.Tracer) else scale(gather(x))
+
+    x = jnp.arange(3.0)
+    checks.assert_called_as_traced(scale, x, what="scale")
+    checks.assert_called_as_traced(padded_first, x, what="padded_first", nothing_else=True)
+    with pytest.raises(KataFailure, match="called on arrays, does not run the program its trace shows") as caught:
+        checks.assert_called_as_traced(on_the_host_when_called, x, what="host")
+    assert caught.value.code == "not-jitted"
+    checks.assert_called_as_traced(more_when_called, x, what="more")  # every traced program is compiled
+    with pytest.raises(KataFailure, match=r"doing work its trace does not show \(sort\)"):
+        checks.assert_called_as_traced(more_when_called, x, what="more", nothing_else=True)
+
+
+def test_a_tool_handed_results_computed_beside_it_does_not_count():
+    @jax.custom_jvp
+    def rule(x, done):
+        return done
+
+    rule.defjvp(lambda p, t: (p[1], t[1]))
+    honest = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x * x)))
+    honest.defjvp(lambda p, t: (honest(p[0]), jnp.dot(p[0], t[0]) / honest(p[0])))
+    assert checks.program_of(honest, jnp.ones(3)).wraps("custom_jvp_call")
+    passed = checks.program_of(lambda x: rule(x, jnp.sqrt(jnp.sum(x * x))), jnp.ones(3))
+    assert passed.has("custom_jvp_call") and not passed.wraps("custom_jvp_call")
+    # A matmul of the inputs as they came in (transposed on the way) applies to them; one of a
+    # sliver of them, beside elementwise work on the rest, does not.
+    a, b = jnp.ones((4, 3)), jnp.ones((5, 3))
+    assert checks.program_of(lambda a, b: a @ b.T, a, b).applies_to_inputs({"dot_general"}, inputs=(0, 1))
+    sliver = checks.program_of(lambda a, b: a[:, :1] @ b[:, :1].T + (a[:, 1:, None] * b.T[None, 1:]).sum(1), a, b)
+    assert sliver.has("dot_general") and not sliver.applies_to_inputs({"dot_general"}, inputs=(0, 1))
+
+
 def test_loops_rolled_sees_unroll():
     def rolled(x):
         return lax.fori_loop(0, 50, lambda i, c: c + x, x)

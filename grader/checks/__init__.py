@@ -28,7 +28,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
   whole work must be compiled, called on arrays too)
 - programs, loops, compiled: `program_of` and `Program` (the jaxpr, its loops and per-device parts; what a forward
   scan stores per step for the backward pass, `StoredValue`; its largest value; `live` equations the
-  outputs depend on, and whether one call `wraps` input to output: decoys do not count),
+  outputs depend on, whether one call `wraps` input to output and the tool `applies_to_inputs` as they
+  came in, and whether the result `follows_constants`, the data handed in: decoys do not count),
   `assert_uses`/`assert_not_uses`/`assert_no_callbacks`/`assert_real_valued` (the tool the task names), `assert_computes`
   (the program read is the one that computes the task's values: run by the examiner under the grader),
   `assert_runs_on_devices` (where the work ran), `assert_no_stacked_copies` (a shared input tiled
