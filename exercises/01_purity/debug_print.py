@@ -8,7 +8,8 @@ into the program itself: it prints the real value on every call.
 Docs: https://docs.jax.dev/en/latest/debugging.html
 
 Task (fix-it): `damped_step(x, velocity)` should print the new position, with
-its actual value, every time it is called, and stay compiled once.
+its actual value, from inside its compiled program, every time it is called,
+and stay compiled once.
 """
 
 import jax

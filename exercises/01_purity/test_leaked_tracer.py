@@ -165,3 +165,6 @@ def test_losses_leave_the_program_as_outputs(exercise):
                     f"or in another compiled function, while the jitted step already computes that loss to "
                     f"differentiate it. Hand the loss back from the step itself. {LINK}", "repeated-work")
     checks.assert_computes(program, _reference(w0, x, y, 2), what="fit(w, x, y, 2)", rtol=1e-4, atol=1e-5)
+    # What the program shows is what a call runs: the step's program, and nothing op by op beside it.
+    checks.assert_called_as_traced(exercise.fit, w0, x, y, steps=2, what="fit(w, x, y, 2)", program=program,
+                                   nothing_else=True)

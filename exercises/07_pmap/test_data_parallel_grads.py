@@ -83,10 +83,11 @@ def averaged_by_a_collective_on_the_devices(exercise):
                     f"collective over the named pmap axis averages them where they are. See {PMAP_DOCS}",
                     "host-transfer")
     # However the batch is collected (an all_gather, a ring of ppermutes), the bytes each device
-    # receives show it: averaging gradients needs far less than one device's block of the batch.
-    block = PER_DEVICE * (D + 1) * 4
+    # receives show it: averaging gradients needs at most every device's gradient, less than the batch.
+    n = jax.device_count()
+    block = n * (D + 1) * 4
     checks.assert_receives_at_most(exercise.parallel_grads, params, xs, ys, limit=block, what=WHAT,
-                                   allowed=f"the gradients' average, well under one block of the batch ({block} bytes)",
+                                   allowed=f"every device's gradient at most ({block} bytes)",
                                    hint="Each device differentiates its own shard; only gradients travel.")
     # The program read is run here and must give the task's values; where its result lives (the
     # examiner's run, not the call's own word) shows where the gradients stays.

@@ -52,6 +52,15 @@ def test_jitted_program_with_constant_tables_matches_fft(exercise):
             "shape. The shape is static, so build the tables with numpy (np.arange, np.cos, np.sin) "
             "while tracing; NumPy arrays enter the jaxpr as constants. "
             f"See {checks.DOCS}/tracing.html", "wrong-tool")
+    # Nor built from the shape by other primitives (a running sum of ones, a complex exponential):
+    # whatever builds a table-sized array from nothing but smaller constants builds the table.
+    grown = sorted(set(program.input_free_work(min_size=64 * 64 // 2)))
+    if grown:
+        checks.fail(
+            f"power_spectrum's traced program builds table-sized arrays that no frame feeds ({', '.join(grown)} "
+            "on values made from the shape alone): the tables are still computed in the program, by other "
+            "primitives than trig. Build them with numpy (np.arange, np.cos, np.sin) while tracing, so "
+            f"they enter the jaxpr as constants. See {checks.DOCS}/tracing.html", "wrong-tool")
     # No tables in the program because NumPy computes the whole spectrum on the host is no answer.
     checks.assert_not_uses(program, checks.CALLBACKS, what="power_spectrum", code="host-transfer",
                            why="A host callback hands the frames to NumPy in the middle of the program: the "

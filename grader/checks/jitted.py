@@ -70,7 +70,7 @@ def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, a
     if expected is not None:
         assert_computes(program, expected, what=what, rtol=rtol, atol=atol)
     if entirely or single:
-        _assert_called_as_traced(fn, args, kwargs, jaxpr, what=what)
+        _assert_called_as_traced(fn, args, kwargs, jaxpr, what=what, nothing_else=True)
 
 
 def _library_call(eqn: Any) -> bool:
@@ -111,7 +111,9 @@ def assert_called_as_traced(fn: Callable, *args: Any, what: str, program: Any = 
     the task's program when handed tracers, and computes another way (on the host, on one device)
     when handed arrays, fails here. `program`: fn's trace on these args, if the check has it.
     `nothing_else`: the call also compiles no program of its own beside those (work the trace does not
-    show, such as a gather between two stages)."""
+    show, such as a gather between two stages), and runs no operation op by op that the trace does not
+    show around them (JAX compiles each eagerly, its caches emptied: a decoy program called beside
+    the real work done op by op is seen)."""
     __tracebackhide__ = True
     traced = program if program is not None else program_of(fn, *args, what=what, **kwargs)
     _assert_called_as_traced(fn, args, kwargs, traced.jaxpr, what=what, nothing_else=nothing_else)
@@ -157,3 +159,23 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"show ({held}): handed arrays, it does work a trace never sees. "
              f"Calling the function and tracing it must run the same compiled computation, whatever the "
              f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
+    eager = sorted({name for name in log.eager if name not in _eager_shown(jaxpr)})
+    if nothing_else and eager:
+        fail(f"{what}, called on arrays, runs operations op by op that its trace does not show "
+             f"({', '.join(eager[:4])}{' ...' if len(eager) > 4 else ''}): handed arrays, it works outside "
+             f"its compiled program (a program called beside the real work, whose result is dropped, is "
+             f"no answer). Calling the function and tracing it must run the same compiled computation, "
+             f"whatever the inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
+
+
+def _eager_shown(jaxpr: Any) -> set[str]:
+    """The names of the eager programs a call may compile as its trace shows it: each operation at the
+    trace's top level, JAX's own jitted library calls there, and JAX's moves of data (a NumPy input
+    staged onto a device, a pmap's result cut per device)."""
+    names = {"jit(stage)", "jit(_multi_slice)"}
+    for eqn in jaxpr.jaxpr.eqns:
+        if eqn.primitive.name not in _COMPILED_CALLS:
+            names.add(f"jit({eqn.primitive.name})")
+        elif _library_call(eqn):
+            names.add(f"jit({eqn.params.get('name')})")
+    return names

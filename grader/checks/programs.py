@@ -19,6 +19,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
+from grader.checks.dataflow import input_free_work, reaches_otherwise, takes_inputs
 from grader.checks.nudges import outputs_follow, outputs_follow_constants
 from grader.checks.values import assert_close
 
@@ -144,13 +145,6 @@ class StoredValue:
         return f"{self.dtype}{list(self.shape)} ({what}{named})"
 
 
-# Primitives that move, reshape, cast or reshard a value without computing with it, and the
-# parameter holding the body of those that only call one (`Program.applies_to_inputs`).
-_MOVES = frozenset({"reshape", "transpose", "convert_element_type", "broadcast_in_dim", "squeeze", "expand_dims",
-                    "copy", "copy_p", "sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev",
-                    "pvary", "pbroadcast"})
-_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr", "shard_map": "jaxpr"}
-
 # Primitives that only pass a value through on its way to being saved.
 _PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
 
@@ -195,19 +189,6 @@ def _always_zero(jaxpr: Any) -> set[int]:
                 name == "mul" and any(is_zero(v) for v in eqn.invars)):
             zeros.update(id(v) for v in eqn.outvars)
     return zeros
-
-
-def _reaches_otherwise(jaxpr: Any, arg: Any, call: Any) -> bool:
-    """Whether `arg` flows into an operand of the equation `call` other than itself: through work done
-    on it outside the call."""
-    tainted = {id(arg)}
-    for eqn in jaxpr.eqns:
-        if eqn is call:
-            return any(id(v) in tainted and v is not arg for v in eqn.invars
-                       if not isinstance(v, jax.extend.core.Literal))
-        if any(id(v) in tainted for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)):
-            tainted.update(id(v) for v in eqn.outvars)
-    return False
 
 
 @dataclass
@@ -346,7 +327,7 @@ class Program:
                 if not ins or not outs:
                     continue
                 if eqn.primitive.name in names:
-                    return not _reaches_otherwise(jaxpr, arg, eqn)
+                    return not reaches_otherwise(jaxpr, arg, eqn)
                 sub = eqn.params.get("jaxpr")
                 inner = getattr(sub, "jaxpr", sub)
                 if (eqn.primitive.name in ("jit", "pjit") and inner is not None
@@ -362,26 +343,13 @@ class Program:
         program's `inputs` (by position) as an operand as it came in: moved, reshaped, cast or
         resharded on the way, never computed with. The tool then does the work on the data, not a
         pass of its own over results computed beside it (a 1-tap identity convolution, say)."""
-        live = {id(eqn) for eqn in self.live(*names)}
+        return takes_inputs(self.jaxpr, {id(eqn) for eqn in self.live(*names)}, inputs)
 
-        def walk(jaxpr: Any, came: dict[int, int]) -> tuple[bool, list[int | None]]:
-            for eqn in jaxpr.eqns:
-                ins = [None if isinstance(v, jax.extend.core.Literal) else came.get(id(v)) for v in eqn.invars]
-                if id(eqn) in live and set(inputs) <= {i for i in ins if i is not None}:
-                    return True, []
-                sub = eqn.params.get(_CALLS.get(eqn.primitive.name, ""))
-                if sub is not None:
-                    inner = getattr(sub, "jaxpr", sub)
-                    found, outs = walk(inner, {id(v): i for v, i in zip(inner.invars, ins) if i is not None})
-                    if found:
-                        return True, []
-                    came.update({id(v): i for v, i in zip(eqn.outvars, outs) if i is not None})
-                elif eqn.primitive.name in _MOVES and ins and ins[0] is not None:
-                    came[id(eqn.outvars[0])] = ins[0]
-            return False, [came.get(id(v)) for v in jaxpr.outvars]
-
-        jaxpr = getattr(self.jaxpr, "jaxpr", self.jaxpr)
-        return walk(jaxpr, {id(v): i for i, v in enumerate(jaxpr.invars)})[0]
+    def input_free_work(self, min_size: int) -> list[str]:
+        """The primitives of equations that compute (not merely move or cast) an array of at least
+        `min_size` values from constants and literals alone, none of the program's inputs feeding
+        it: work that depends on the shape only, redone at run time (or folded by XLA)."""
+        return input_free_work(self.jaxpr, min_size)
 
     def transfers(self) -> list[tuple[tuple[int, ...], set[int] | None, set[int]]]:
         """Every explicit copy (device_put) in the program, in order, as (shape moved, ids of the

@@ -1,0 +1,97 @@
+"""Where a program's values come from: which inputs reach an equation, and through what. A tool the
+task names counts only when it works on the data (`takes_inputs`), the input reaches a wrapping call
+by no other way (`reaches_otherwise`), and work that no input feeds is seen (`input_free_work`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax
+import jax.extend
+
+# Primitives that move, reshape, cast or reshard a value without computing with it.
+MOVES = frozenset({"reshape", "transpose", "convert_element_type", "broadcast_in_dim", "squeeze", "expand_dims",
+                   "copy", "copy_p", "sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev",
+                   "pvary", "pbroadcast"})
+# Primitives that only call a body of theirs, and the parameter that holds it.
+CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr", "shard_map": "jaxpr"}
+
+
+def _operand(var: Any) -> bool:
+    return not isinstance(var, jax.extend.core.Literal)
+
+
+def reaches_otherwise(jaxpr: Any, arg: Any, call: Any) -> bool:
+    """Whether `arg` flows into an operand of the equation `call` other than itself: through work done
+    on it outside the call."""
+    tainted = {id(arg)}
+    for eqn in jaxpr.eqns:
+        if eqn is call:
+            return any(id(v) in tainted and v is not arg for v in eqn.invars if _operand(v))
+        if any(id(v) in tainted for v in eqn.invars if _operand(v)):
+            tainted.update(id(v) for v in eqn.outvars)
+    return False
+
+
+def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool:
+    """Whether an equation whose id is in `wanted` takes each of the program's `inputs` (by position)
+    as an operand as it came in: through moves and calls' bodies only."""
+
+    def walk(jaxpr: Any, came: dict[int, int]) -> tuple[bool, list[int | None]]:
+        for eqn in jaxpr.eqns:
+            ins = [came.get(id(v)) if _operand(v) else None for v in eqn.invars]
+            if id(eqn) in wanted and set(inputs) <= {i for i in ins if i is not None}:
+                return True, []
+            sub = eqn.params.get(CALLS.get(eqn.primitive.name, ""))
+            if sub is not None:
+                inner = getattr(sub, "jaxpr", sub)
+                found, outs = walk(inner, {id(v): i for v, i in zip(inner.invars, ins) if i is not None})
+                if found:
+                    return True, []
+                came.update({id(v): i for v, i in zip(eqn.outvars, outs) if i is not None})
+            elif eqn.primitive.name in MOVES and ins and ins[0] is not None:
+                came[id(eqn.outvars[0])] = ins[0]
+        return False, [came.get(id(v)) for v in jaxpr.outvars]
+
+    jaxpr = getattr(closed, "jaxpr", closed)
+    return walk(jaxpr, {id(v): i for i, v in enumerate(jaxpr.invars)})[0]
+
+
+def input_free_work(closed: Any, min_size: int) -> list[str]:
+    """The primitives of equations, calls' bodies included, that build an array of at least `min_size`
+    values with none of the program's inputs feeding them, out of constants and literals all smaller
+    than that (moves and casts aside): a table made at run time from the shape, not one the program
+    holds as a constant and combines."""
+    found: list[str] = []
+
+    def size(var: Any) -> int:
+        return math.prod(getattr(getattr(var, "aval", None), "shape", ()) or ())
+
+    def walk(jaxpr: Any, fed: set[int], seeds: dict[int, int]) -> tuple[list[bool], list[int]]:
+        def seed(var: Any) -> int:
+            return size(var) if not _operand(var) else seeds.get(id(var), 0)
+
+        for eqn in jaxpr.eqns:
+            ins = [_operand(v) and id(v) in fed for v in eqn.invars]
+            grown = max((seed(v) for v in eqn.invars), default=0)
+            sub = eqn.params.get(CALLS.get(eqn.primitive.name, ""))
+            if sub is not None:
+                inner = getattr(sub, "jaxpr", sub)
+                outs, out_seeds = walk(inner, {id(v) for v, f in zip(inner.invars, ins) if f},
+                                       {id(v): seed(o) for v, o in zip(inner.invars, eqn.invars)})
+                fed.update(id(v) for v, f in zip(eqn.outvars, outs) if f)
+                seeds.update({id(v): s for v, s in zip(eqn.outvars, out_seeds)})
+                continue
+            if any(ins):
+                fed.update(id(v) for v in eqn.outvars)
+                continue
+            if eqn.primitive.name not in MOVES and grown < min_size and any(size(v) >= min_size for v in eqn.outvars):
+                found.append(eqn.primitive.name)
+            seeds.update({id(v): max(grown, size(v)) if eqn.primitive.name not in MOVES else grown
+                          for v in eqn.outvars})
+        return [id(v) in fed for v in jaxpr.outvars], [seed(v) for v in jaxpr.outvars]
+
+    jaxpr = getattr(closed, "jaxpr", closed)
+    walk(jaxpr, {id(v) for v in jaxpr.invars}, {id(v): size(v) for v in jaxpr.constvars})
+    return found
