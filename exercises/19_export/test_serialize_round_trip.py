@@ -96,6 +96,9 @@ def test_load_runs_the_artefact_from_bytes_alone(exercise):
                     f"holds {', '.join(sorted(set(program.primitives()))) or 'nothing'}). The bytes are "
                     f"the function: call what jax.export.deserialize rebuilt from them. See {EXPORT}",
                     "wrong-tool")
+    # The program read is what a call on arrays runs: the artefact, and no work of its own beside it.
+    checks.assert_called_as_traced(fn, jnp.asarray(_batch(4, 2)), what="load(data)", program=program,
+                                   nothing_else=True)
 
 
 def test_grad_through_the_loaded_function(exercise):
