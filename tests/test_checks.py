@@ -622,6 +622,12 @@ def test_live_and_wraps_see_through_decoys():
         assert folded.has("scan") and folded._linked(("scan",)) and not folded.live("scan")
     counted = checks.program_of(jax.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + i, 0)), 5)
     assert len(counted.live("while")) == 1  # an integer result, one more: the output follows it
+    # On the outputs' path but handing on a result computed beside it: the step copies what it is given.
+    copied = checks.program_of(lambda v: lax.scan(lambda c, x: (c + 0.0 * x, x + 0.0 * c), jnp.sum(v), v),
+                               jnp.arange(4.0))
+    assert copied.has("scan") and not copied.live("scan")
+    handed = checks.program_of(jax.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + 0 * i, n * (n - 1) // 2)), 5)
+    assert handed.has("while") and not handed.live("while")
 
     norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x * x)))
     norm.defjvp(lambda p, t: (norm(p[0]), jnp.dot(p[0], t[0]) / norm(p[0])))

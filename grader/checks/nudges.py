@@ -104,6 +104,8 @@ def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callabl
 
     for var, value in (*zip(jaxpr.constvars, consts), *zip(jaxpr.invars, args)):
         env[id(var)] = value
+        if seen is not None:
+            seen(var, value)
     for eqn in jaxpr.eqns:
         ins = [read(v) for v in eqn.invars]
         inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
@@ -156,3 +158,67 @@ def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
         return True
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
+
+
+def loops_copying(closed: Any, inputs: Any, loops: list[Any]) -> set[int]:
+    """The ids of the `loops` (scan and while equations the program reaches) whose step, run once on
+    its first operands each moved apart (a carry, an element), returns only copies of what it was
+    given: every floating result (every result, where none is floating) equals one of its inputs.
+    A step that works on its data computes something new from them; one that hands on a result
+    computed beside the loop (`carry + 0 * x`) does not. A loop the program cannot be run to is
+    taken to work."""
+    wanted = {id(v) for eqn in loops for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
+    found = values_of(closed, inputs, wanted)
+    copying = set()
+    for eqn in loops:
+        operands = [np.asarray(v.val) if isinstance(v, jax.extend.core.Literal) else found.get(id(v))
+                    for v in eqn.invars]
+        if any(value is None for value in operands):
+            continue
+        step = _first_step(eqn, operands)
+        if step is not None and _copies_only(*step):
+            copying.add(id(eqn))
+    return copying
+
+
+def _first_step(eqn: Any, operands: list) -> tuple[list, list] | None:
+    """A loop's step run once: its data inputs (moved apart) and its results; None if it cannot be."""
+    params = eqn.params
+    if eqn.primitive.name == "scan":
+        body, n_consts, n_carry = params["jaxpr"], params["num_consts"], params["num_carry"]
+        if params.get("length", 0) < 1:
+            return None
+        at = -1 if params.get("reverse") else 0
+        consts, data = operands[:n_consts], operands[n_consts:n_consts + n_carry] + [
+            x[at] for x in operands[n_consts + n_carry:]]
+    else:
+        body, skip, n_consts = params["body_jaxpr"], params["cond_nconsts"], params["body_nconsts"]
+        consts, data = operands[skip:skip + n_consts], operands[skip + n_consts:]
+    data = [_apart(np.asarray(value), k) for k, value in enumerate(data)]
+    try:
+        outs = jax.jit(jax.extend.core.jaxpr_as_fun(body))(*consts, *data)
+    except Exception:  # noqa: BLE001 - a step that cannot be run alone is taken to work
+        return None
+    return data, [np.asarray(out) for out in outs]
+
+
+def _apart(value: np.ndarray, k: int) -> np.ndarray:
+    """`value` moved by an amount of its own, the k-th input's: no two inputs of a step stay equal."""
+    if np.issubdtype(value.dtype, np.inexact):
+        return value + ((np.abs(value) + 1) * (0.11 + 0.07 * k)).astype(value.dtype)
+    if np.issubdtype(value.dtype, np.integer) and value.dtype != np.bool_:
+        return value + np.asarray(k + 3, value.dtype)
+    return value
+
+
+def _copies_only(data: list, outs: list) -> bool:
+    def same(a: np.ndarray, b: np.ndarray) -> bool:
+        return a.shape == b.shape and a.dtype == b.dtype and np.allclose(a, b, rtol=1e-6, atol=0, equal_nan=True)
+
+    def counter(out: np.ndarray) -> bool:  # a loop's own step count, one more each step
+        return np.issubdtype(out.dtype, np.integer) and any(
+            same(out, (value + 1).astype(value.dtype)) for value in data if value.dtype == out.dtype)
+
+    floating = [out for out in outs if np.issubdtype(out.dtype, np.inexact)]
+    judged = floating or [out for out in outs if not counter(out)]
+    return bool(judged) and all(any(same(out, value) for value in data) for out in judged)

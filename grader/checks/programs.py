@@ -20,7 +20,7 @@ import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.dataflow import input_free_work, reaches_otherwise, takes_inputs
-from grader.checks.nudges import outputs_follow, outputs_follow_constants
+from grader.checks.nudges import loops_copying, outputs_follow, outputs_follow_constants
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -272,7 +272,8 @@ class Program:
         with concrete inputs, one whose results the outputs do not follow: run with that equation's
         results replaced by other values, the program returns the same values (a decoy folded in as
         `+ jnp.minimum(decoy, 0)` with a decoy never negative, or under a `where` that always picks
-        the other side)."""
+        the other side), nor a loop whose step only hands on the values it is given (its carry or its
+        element, unchanged: a loop passing through a result computed beside it)."""
         found = self._linked(names)
         if found and self.out_tree is not None and self.inputs is not None and not any(
                 isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
@@ -283,6 +284,12 @@ class Program:
                 found = [eqn for eqn in found if outputs_follow(self.jaxpr, self.inputs, before, {id(eqn)})]
             elif not outputs_follow(self.jaxpr, self.inputs, before, {id(eqn) for eqn in found}):  # one run for all
                 found = []
+            # A loop whose step only hands on what it was given (`carry + 0 * x`, the finished result
+            # of work done beside it) is on the outputs' path, but loops over nothing.
+            loops = [eqn for eqn in found if eqn.primitive.name in ("scan", "while")]
+            if loops:
+                copying = loops_copying(self.jaxpr, self.inputs, loops)
+                found = [eqn for eqn in found if id(eqn) not in copying]
         return found
 
     def follows_constants(self, picked: Callable[[np.ndarray], bool]) -> bool | None:
@@ -442,8 +449,8 @@ def assert_uses(program: Program, primitives: set[str] | frozenset[str], *, what
     if not program.live(*primitives):
         fail(sentence(f"{what} calls {tool}, but what it returns does not follow that call: its result "
                       f"is thrown away (XLA deletes it), or folded in where it can never change the values, "
-                      f"and the values come from other work. The task is about {tool} producing the "
-                      f"result.", hint), "wrong-tool")
+                      f"or the call only hands on values computed beside it, and the values come from other "
+                      f"work. The task is about {tool} producing the result.", hint), "wrong-tool")
 
 
 def assert_not_uses(program: Program, primitives: set[str] | frozenset[str], *, what: str, why: str,
