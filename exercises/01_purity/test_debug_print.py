@@ -89,7 +89,8 @@ def test_prints_the_actual_position_on_every_call_compiled_once(exercise, capsys
     checks.assert_computes(program, CALLS[0][1], what=f"damped_step{CALLS[0][0]}", effects=True)
     # The program read is the one a call runs: a call that prints from Python around another program
     # does not print from inside the compiled one.
-    checks.assert_jitted(exercise.damped_step, *args[0], what="damped_step", entirely=True)
+    checks.assert_called_as_traced(exercise.damped_step, *args[0], what="damped_step", program=program,
+                                   nothing_else=True)
     # ... and it must be the print that shows the position: called inside a bigger jitted
     # function, with values it has not seen, each call must still print its own position.
     outer = jax.jit(lambda x, velocity: exercise.damped_step(x, velocity) * 1.0)

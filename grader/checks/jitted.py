@@ -152,7 +152,10 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"same compiled computation, whatever the inputs are: code that tells a tracer from an array "
              f"and chooses is not the task's. See {DOCS}/jit-compilation.html", "not-jitted")
     # Moves and casts JAX adds around an operation run one by one are no work of the answer's.
-    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING
+    # JAX's own library calls the trace shows may be compiled as programs of the answer's (jax.jit(jnp.sin)).
+    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING | {
+        inner.primitive.name for eqn in jaxpr.jaxpr.eqns if _library_call(eqn)
+        for inner in all_eqns(eqn.params.get("jaxpr"))}
     extra = [counts for counts in compiled if set(counts) - shown]
     if nothing_else and extra:
         held = ", ".join(sorted(set(extra[0]) - shown))
@@ -160,7 +163,9 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"show ({held}): handed arrays, it does work a trace never sees. "
              f"Calling the function and tracing it must run the same compiled computation, whatever the "
              f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
-    eager = sorted({name for name in log.eager if name not in _eager_shown(jaxpr)})
+    shown_eager = _eager_shown(jaxpr)
+    eager = sorted({name for name, held in zip(log.eager, log.eager_primitives)
+                    if name not in shown_eager and (held is None or not held <= shown_eager)})
     if nothing_else and eager:
         fail(f"{what}, called on arrays, runs operations op by op that its trace does not show "
              f"({', '.join(eager[:4])}{' ...' if len(eager) > 4 else ''}): handed arrays, it works outside "
@@ -170,19 +175,22 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
 
 
 def _eager_shown(jaxpr: Any) -> set[str]:
-    """The names of the eager programs a call may compile as its trace shows it: each operation at the
-    trace's top level, JAX's own jitted library calls there, and JAX's moves of data (a NumPy input
-    staged onto a device, a pmap's result cut per device)."""
-    names = {"jit(stage)", "jit(_multi_slice)"}
+    """What a call may compile for eager operations as its trace shows it: the names of those programs
+    (JAX's own jitted library calls at the trace's top level; JAX's moves of data: a NumPy input staged
+    onto a device, a pmap's result cut per device) and the primitives they may hold (each operation at
+    the trace's top level, in a custom rule's body run eagerly too, and moves and casts, which a Python
+    number converted on the way in makes)."""
+    shown = {"jit(stage)", "jit(_multi_slice)"} | _PLUMBING
 
     def walk(level: Any) -> None:
         for eqn in getattr(level, "jaxpr", level).eqns:
             if eqn.primitive.name not in _COMPILED_CALLS:
-                names.add(f"jit({eqn.primitive.name})")
+                shown.update({eqn.primitive.name, f"jit({eqn.primitive.name})"})
                 for sub in jax.extend.core.jaxprs_in_params(eqn.params):  # a custom rule's call, run eagerly
                     walk(sub)
             elif _library_call(eqn):
-                names.add(f"jit({eqn.params.get('name')})")
+                shown.add(f"jit({eqn.params.get('name')})")
+                shown.update(inner.primitive.name for inner in all_eqns(eqn.params.get("jaxpr")))
 
     walk(jaxpr)
-    return names
+    return shown

@@ -171,7 +171,7 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any]) -> set[int]:
     found = values_of(closed, inputs, wanted)
     copying = set()
     for eqn in loops:
-        operands = [np.asarray(v.val) if isinstance(v, jax.extend.core.Literal) else found.get(id(v))
+        operands = [np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, jax.extend.core.Literal) else found.get(id(v))
                     for v in eqn.invars]
         if any(value is None for value in operands):
             continue
