@@ -149,13 +149,15 @@ class CompileLog:
     included (None if not seen): what the compiled code did with its inputs,
     or whether it handed them to a host callback; `counts[i]` how many
     equations of each primitive it holds. `eager_primitives[i]` are those of
-    the program compiled for eager operation `eager[i]`.
+    the program compiled for eager operation `eager[i]`, `eager_signatures[i]`
+    its input types.
     """
 
     name: str | None
     names: list[str] = field(default_factory=list)
     eager: list[str] = field(default_factory=list)
     eager_primitives: list[frozenset[str] | None] = field(default_factory=list)
+    eager_signatures: list[Any] = field(default_factory=list)
     signatures: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
     outputs: list[tuple[tuple[tuple[int, ...], str], ...] | None] = field(default_factory=list)
     primitives: list[frozenset[str] | None] = field(default_factory=list)
@@ -171,10 +173,11 @@ class CompileLog:
         self.primitives.append(None if counts is None else frozenset(counts))
         self.counts.append(counts)
 
-    def add_eager(self, fun_name: str, body: tuple[Any, Any] | None) -> None:
-        """One program compiled for an eager operation: its name and the primitives it holds."""
+    def add_eager(self, fun_name: str, body: tuple[Any, Any] | None, signature: Any = None) -> None:
+        """One program compiled for an eager operation: its name, the primitives it holds, its inputs."""
         self.eager.append(fun_name)
         self.eager_primitives.append(None if body is None else frozenset(str(name) for name, _ in body[1]))
+        self.eager_signatures.append(signature)
 
     @property
     def count(self) -> int:
@@ -246,7 +249,7 @@ def note_compiles(events: list[tuple[str, bool, Any, Any]]) -> None:
     for log, _ in _OPEN_LOGS:
         for fun_name, eager, signature, body in events:
             if eager:
-                log.add_eager(fun_name, body)
+                log.add_eager(fun_name, body, signature)
             elif _matches(fun_name, log.name):
                 log.add(fun_name, signature, body)
 
@@ -275,7 +278,7 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
         fun_name = str(kwargs.get("fun_name", ""))
         signature, body = spy.take()
         if eager_under(sys._getframe(1)):  # bound: a frame is never handed to a name looked up
-            log.add_eager(fun_name, body)
+            log.add_eager(fun_name, body, signature)
         elif _matches(fun_name, name):
             log.add(fun_name, signature, body)
 

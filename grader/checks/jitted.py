@@ -5,6 +5,7 @@ program only to a trace is seen."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -153,7 +154,8 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"and chooses is not the task's. See {DOCS}/jit-compilation.html", "not-jitted")
     # Moves and casts JAX adds around an operation run one by one are no work of the answer's.
     # JAX's own library calls the trace shows may be compiled as programs of the answer's (jax.jit(jnp.sin)).
-    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING | {
+    shown_eager, shown_ops = _eager_shown(jaxpr)
+    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING | set(shown_ops) | {
         inner.primitive.name for eqn in jaxpr.jaxpr.eqns if _library_call(eqn)
         for inner in all_eqns(eqn.params.get("jaxpr"))}
     extra = [counts for counts in compiled if set(counts) - shown]
@@ -163,9 +165,8 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"show ({held}): handed arrays, it does work a trace never sees. "
              f"Calling the function and tracing it must run the same compiled computation, whatever the "
              f"inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
-    shown_eager = _eager_shown(jaxpr)
-    eager = sorted({name for name, held in zip(log.eager, log.eager_primitives)
-                    if name not in shown_eager and (held is None or not held <= shown_eager)})
+    eager = sorted({name for name, held, signature in zip(log.eager, log.eager_primitives, log.eager_signatures)
+                    if name not in shown_eager and not _shown_op(held, signature, shown_ops)})
     if nothing_else and eager:
         fail(f"{what}, called on arrays, runs operations op by op that its trace does not show "
              f"({', '.join(eager[:4])}{' ...' if len(eager) > 4 else ''}): handed arrays, it works outside "
@@ -174,23 +175,45 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"whatever the inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
 
 
-def _eager_shown(jaxpr: Any) -> set[str]:
+def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]]]:
     """What a call may compile for eager operations as its trace shows it: the names of those programs
     (JAX's own jitted library calls at the trace's top level; JAX's moves of data: a NumPy input staged
-    onto a device, a pmap's result cut per device) and the primitives they may hold (each operation at
-    the trace's top level, in a custom rule's body run eagerly too, and moves and casts, which a Python
-    number converted on the way in makes)."""
-    shown = {"jit(stage)", "jit(_multi_slice)"} | _PLUMBING
+    onto a device, a pmap's result cut per device), and for each operation at the trace's top level (in
+    a custom rule's body run eagerly too) the shapes of its array operands: the same operations on
+    other shapes (one example at a time, in a Python loop) are not the traced ones."""
+    names = {"jit(stage)", "jit(_multi_slice)"}
+    ops: dict[str, set[tuple]] = {}
 
     def walk(level: Any) -> None:
         for eqn in getattr(level, "jaxpr", level).eqns:
             if eqn.primitive.name not in _COMPILED_CALLS:
-                shown.update({eqn.primitive.name, f"jit({eqn.primitive.name})"})
+                ops.setdefault(eqn.primitive.name, set()).add(_array_sizes(
+                    tuple(getattr(getattr(v, "aval", None), "shape", ())) for v in eqn.invars))
                 for sub in jax.extend.core.jaxprs_in_params(eqn.params):  # a custom rule's call, run eagerly
                     walk(sub)
             elif _library_call(eqn):
-                shown.add(f"jit({eqn.params.get('name')})")
-                shown.update(inner.primitive.name for inner in all_eqns(eqn.params.get("jaxpr")))
+                names.add(f"jit({eqn.params.get('name')})")
 
     walk(jaxpr)
-    return shown
+    return names, ops
+
+
+def _array_sizes(shapes: Any) -> tuple:
+    """How many values each array operand holds, in order of size (scalars aside): an operation
+    batched with its batch axis elsewhere is the same work, one example's share is not."""
+    return tuple(sorted(math.prod(shape) for shape in shapes if shape))
+
+
+def _shown_op(held: frozenset[str] | None, signature: Any, ops: dict[str, set[tuple]]) -> bool:
+    """Whether an eager program (its primitives, its input types) is one the trace shows: casts and
+    moves of any shape (a Python number converted on the way in), or an operation the trace's top level
+    runs on arrays of the same shapes."""
+    if held is None:
+        return False
+    work = held - _PLUMBING
+    if not work:
+        return True
+    if signature is None:
+        return work <= ops.keys()
+    sizes = _array_sizes(tuple(shape) for shape, _ in signature)
+    return any(sizes in ops.get(name, ()) for name in work)

@@ -12,6 +12,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, fail, sentence
+from grader.checks.jitted import assert_called_as_traced
 from grader.checks.nudges import values_of
 from grader.checks.programs import Program, assert_computes, program_of
 
@@ -224,4 +225,9 @@ def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tupl
                       hint, f"See {DOCS}/automatic-vectorization.html"), "unrolled")
     for b, program in programs.items() if expected is not None else ():
         assert_computes(program, expected(*args[b]), what=f"{what} with a batch of {b}", rtol=rtol, atol=atol)
+    # All of the above read traces: a call on arrays must run what they show (not a Python loop over
+    # the examples when handed arrays, the mapped program only when traced).
+    largest = max(batch_sizes)
+    assert_called_as_traced(fn, *args[largest], what=f"{what} with a batch of {largest}", program=programs[largest],
+                            nothing_else=True)
     return programs
