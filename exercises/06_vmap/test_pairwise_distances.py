@@ -87,3 +87,10 @@ def test_program_does_not_grow_with_number_of_points(exercise):
         program, {"scan", "while"}, what=what,
         why="A loop primitive (lax.map, scan, fori_loop) visits the points one after another; "
             "nested jax.vmap calls compute every pair at once.")
+    # Nested vmaps hand each point to every pairing as it is; one vmap over every pair materialised
+    # first (jnp.repeat, jnp.tile) builds a copy of the points per partner.
+    xs, ys = _points(7, seed=7), _points(8, seed=0)
+    checks.assert_no_stacked_copies(exercise.pairwise_distances, xs, ys, copies=7, what=what,
+                                    shared={"[0]": "the points xs", "[1]": "the points ys"},
+                                    hint="Nest two jax.vmap calls: the inner one maps ys with xs's point "
+                                         "held (in_axes None), the outer one maps xs.")
