@@ -42,7 +42,14 @@ def test_names_in_program_order(exercise):
         calls.append("tracer" if isinstance(x, jax.core.Tracer) else type(x).__name__)
         return jnp.sin(x) * 2.0
 
-    _check(exercise, sin_times_two, (X,), ["sin", "mul"], "sin(x) * 2")
+    with checks.count_compiles() as log:
+        _check(exercise, sin_times_two, (X,), ["sin", "mul"], "sin(x) * 2")
+    compiled = log.names + log.eager
+    if compiled:
+        checks.fail(f"primitive_names compiled {len(compiled)} program(s) ({', '.join(sorted(set(compiled)))}) "
+                    f"to list f's primitives: f was compiled (and likely run) on the real arrays, while a "
+                    f"trace alone (jax.make_jaxpr) records the program without compiling or running "
+                    f"anything. See {checks.DOCS}/jaxpr.html", "not-traced")
     concrete = sorted({kind for kind in calls if kind != "tracer"})
     if concrete:
         checks.fail(f"primitive_names ran f on the real arrays ({', '.join(concrete)}), not only on "

@@ -71,6 +71,15 @@ def test_entries_hold_no_values(exercise):
         if not hasattr(entry, "shape") or not hasattr(entry, "dtype"):
             checks.fail(f"trace_report: entry {i} is a {type(entry).__name__}; expected an abstract value "
                         f"with .shape and .dtype (a ShapeDtypeStruct or ShapedArray).", "wrong-shape")
+        # An object of another kind may hold the tracer it describes (a wrapper forwarding .shape
+        # and .dtype to it): only JAX's own abstract values are known to hold none.
+        if type(entry) not in (jax.ShapeDtypeStruct, jax.core.ShapedArray):
+            kind = "an object of a class of the answer's" if type(entry).__module__.startswith("grader.") else \
+                f"a {type(entry).__name__}"
+            checks.fail(f"trace_report: entry {i} is {kind}; expected JAX's own abstract "
+                        f"value (a ShapeDtypeStruct or the jaxpr's in_avals, a ShapedArray): another object "
+                        f"answering .shape and .dtype may keep the tracer itself, which dies with its trace. "
+                        f"See {checks.DOCS}/errors.html#jax.errors.UnexpectedTracerError", "leaked-tracer")
 
 
 def test_traces_f_instead_of_running_it(exercise):

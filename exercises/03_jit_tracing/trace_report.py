@@ -10,10 +10,10 @@ Docs: https://docs.jax.dev/en/latest/tracing.html
 
 Task (fill-in): write `trace_report(f, *args)`: trace `f` on `args` (with
 `jax.jit`, `jax.make_jaxpr`, ...) and return a list with one entry per
-positional argument describing what `f` received while traced: an object with
-`.shape` and `.dtype` and no values, e.g. `jax.ShapeDtypeStruct(t.shape,
-t.dtype)` or the jaxpr's `in_avals`. Do not keep the tracers themselves: they
-are only valid while the trace runs.
+positional argument describing what `f` received while traced: an abstract
+value with `.shape` and `.dtype` and no values, `jax.ShapeDtypeStruct(t.shape,
+t.dtype)` or the jaxpr's `in_avals`. Do not keep the tracers themselves (nor
+anything holding them): they are only valid while the trace runs.
 """
 
 import jax
