@@ -43,6 +43,25 @@ def test_applies_exactly_n_newton_steps(exercise):
     checks.assert_close(_call(exercise, x, n=3), _newton(3), what="newton_sqrt(x, n=3)")
 
 
+def _halfway(y, x):
+    """Another step in newton_step's place: a step that is not Newton's."""
+    return 0.5 * y + 1.0 / (1.0 + x)
+
+
+def test_each_step_is_newton_step(exercise):
+    # The task's loop applies the module's newton_step: with another step in its place, the result
+    # follows it; a closed form or a copy of the formula does not. Shapes not traced before.
+    x = np.array([4.0, 2.0, 9.0, 0.5, 3.0], dtype=np.float32)
+    want = x.astype(np.float64)
+    for _ in range(3):
+        want = _halfway(want, x)
+    with checks.swap_function(exercise, "newton_step", _halfway):
+        got = _call(exercise, jnp.asarray(x), 3)
+    checks.assert_follows(got, want, what="newton_sqrt(x, 3)", swapped="newton_step", rtol=1e-5, atol=1e-6,
+                          hint="Apply the module's newton_step n times in the loop, not its formula (or a "
+                               "closed form) written out.")
+
+
 def test_is_compiled_with_jit(exercise):
     x = jnp.asarray(X)
     _call(exercise, x, 3)
