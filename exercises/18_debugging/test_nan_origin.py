@@ -92,6 +92,11 @@ def _check_ran_checked(f, *, what):
                     f"it was {how}. The task is jax.jit(f)(*args) with the option on: JAX checks the "
                     f"compiled call's output and, when it holds a NaN, runs the function again "
                     f"de-optimized to find the primitive that made it. See {FLAGS}", "not-jitted")
+    if any(run.traced and not run.settings["jax_debug_nans"] for run in runs):
+        checks.fail(f"{what}: besides the checked call, {f.name} was also traced with NaN checking off (a "
+                    f"jit of checkify(f), say): the name returned can come from that other program. The "
+                    f"task is the one jax.jit(f) call with jax_debug_nans on, whose error names the "
+                    f"primitive. See {FLAGS}", "wrong-tool")
 
 
 def _check_name(got, want, *, what, why):
