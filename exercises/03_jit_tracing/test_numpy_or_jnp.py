@@ -61,6 +61,16 @@ def test_as_matrix_under_jit(exercise):
             raise
         _traced_size_lesson(error)
     checks.assert_jitted(exercise.as_matrix, x, what="as_matrix", entirely=True, expected=x.reshape(6, 4))
+    # Tracing alone computes nothing: jnp shape arithmetic forced through at trace time (under
+    # jax.ensure_compile_time_eval) still runs, and compiles, op by op. A shape not seen before.
+    fresh = _blocks((5, 3, 2))
+    with checks.count_compiles() as log:
+        jax.make_jaxpr(exercise.as_matrix)(fresh)
+    if log.names or log.eager:
+        checks.fail(f"tracing as_matrix on a new shape compiled {len(log.names + log.eager)} program(s) "
+                    f"({', '.join(sorted(set(log.names + log.eager)))}): its shape arithmetic still runs jnp "
+                    f"operations on the device while the program is built. Sizes are Python ints: do the "
+                    f"arithmetic with Python or NumPy. See {checks.DOCS}/jit-compilation.html", "wrong-tool")
     for shape, merged in [((2, 3, 4), (6, 4)), ((4, 1, 5, 2), (4, 10))]:
         x = _blocks(shape)
         checks.assert_close(exercise.as_matrix(x), x.reshape(merged),
