@@ -569,6 +569,9 @@ def test_a_tool_handed_results_computed_beside_it_does_not_count():
     assert checks.program_of(lambda a, b: a @ b.T, a, b).applies_to_inputs({"dot_general"}, inputs=(0, 1))
     sliver = checks.program_of(lambda a, b: a[:, :1] @ b[:, :1].T + (a[:, 1:, None] * b.T[None, 1:]).sum(1), a, b)
     assert sliver.has("dot_general") and not sliver.applies_to_inputs({"dot_general"}, inputs=(0, 1))
+    cropped = checks.program_of(lambda a, b: lax.pad(a, 0.0, [(0, 0, 0), (0, -2, 0)])
+                                @ lax.pad(b, 0.0, [(0, 0, 0), (0, -2, 0)]).T, a, b)
+    assert not cropped.applies_to_inputs({"dot_general"}, inputs=(0, 1))  # a crop is a slice, not a move
 
 
 def test_loops_rolled_sees_unroll():
@@ -628,6 +631,10 @@ def test_live_and_wraps_see_through_decoys():
     assert copied.has("scan") and not copied.live("scan")
     handed = checks.program_of(jax.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + 0 * i, n * (n - 1) // 2)), 5)
     assert handed.has("while") and not handed.live("while")
+    # A carry ticking beside the copies, which no output follows, does not make the step work.
+    ticking = checks.program_of(lambda v: lax.scan(lambda c, x: ((c[0] + 0.0 * x, c[1] + 1.0), x + 0.0 * c[0]),
+                                                   (jnp.sum(v), 0.0), v)[1], jnp.arange(4.0))
+    assert ticking.has("scan") and not ticking.live("scan")
 
     norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x * x)))
     norm.defjvp(lambda p, t: (norm(p[0]), jnp.dot(p[0], t[0]) / norm(p[0])))

@@ -34,6 +34,14 @@ def reaches_otherwise(jaxpr: Any, arg: Any, call: Any) -> bool:
     return False
 
 
+def _keeps_every_value(eqn: Any) -> bool:
+    """A move that hands on every value of its operand (a pad that crops, with negative padding, is
+    a slice)."""
+    if eqn.primitive.name == "pad":
+        return all(low >= 0 and high >= 0 and inner >= 0 for low, high, inner in eqn.params["padding_config"])
+    return eqn.primitive.name in MOVES
+
+
 def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool:
     """Whether an equation whose id is in `wanted` takes each of the program's `inputs` (by position)
     as an operand as it came in: through moves and calls' bodies only."""
@@ -50,7 +58,7 @@ def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool
                 if found:
                     return True, []
                 came.update({id(v): i for v, i in zip(eqn.outvars, outs) if i is not None})
-            elif eqn.primitive.name in MOVES and ins and ins[0] is not None:
+            elif _keeps_every_value(eqn) and ins and ins[0] is not None:
                 came[id(eqn.outvars[0])] = ins[0]
         return False, [came.get(id(v)) for v in jaxpr.outvars]
 
@@ -58,40 +66,45 @@ def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool
     return walk(jaxpr, {id(v): i for i, v in enumerate(jaxpr.invars)})[0]
 
 
-def input_free_work(closed: Any, min_size: int) -> list[str]:
-    """The primitives of equations, calls' bodies included, that build an array of at least `min_size`
-    values with none of the program's inputs feeding them, out of constants and literals all smaller
-    than that (moves and casts aside): a table made at run time from the shape, not one the program
-    holds as a constant and combines."""
-    found: list[str] = []
+def grown_tables(closed: Any, min_size: int) -> list[Any]:
+    """The equations, calls' bodies included, that compute (not merely move or cast) an array of at
+    least `min_size` values out of inputs, constants and literals all smaller than that: a table
+    grown from a shape or a few numbers, not one the program holds whole and combines. Whether the
+    program's inputs feed it is for the values to say (`nudges.unmoved_by_inputs`)."""
+    found: list[Any] = []
 
     def size(var: Any) -> int:
         return math.prod(getattr(getattr(var, "aval", None), "shape", ()) or ())
 
-    def walk(jaxpr: Any, fed: set[int], seeds: dict[int, int]) -> tuple[list[bool], list[int]]:
+    def walk(jaxpr: Any, seeds: dict[int, int]) -> list[int]:
         def seed(var: Any) -> int:
-            return size(var) if not _operand(var) else seeds.get(id(var), 0)
+            return size(var) if not _operand(var) else seeds.get(id(var), size(var))
 
         for eqn in jaxpr.eqns:
-            ins = [_operand(v) and id(v) in fed for v in eqn.invars]
             grown = max((seed(v) for v in eqn.invars), default=0)
             sub = eqn.params.get(CALLS.get(eqn.primitive.name, ""))
             if sub is not None:
                 inner = getattr(sub, "jaxpr", sub)
-                outs, out_seeds = walk(inner, {id(v) for v, f in zip(inner.invars, ins) if f},
-                                       {id(v): seed(o) for v, o in zip(inner.invars, eqn.invars)})
-                fed.update(id(v) for v, f in zip(eqn.outvars, outs) if f)
+                out_seeds = walk(inner, {id(v): seed(o) for v, o in zip(inner.invars, eqn.invars)})
                 seeds.update({id(v): s for v, s in zip(eqn.outvars, out_seeds)})
                 continue
-            if any(ins):
-                fed.update(id(v) for v in eqn.outvars)
-                continue
             if eqn.primitive.name not in MOVES and grown < min_size and any(size(v) >= min_size for v in eqn.outvars):
-                found.append(eqn.primitive.name)
-            seeds.update({id(v): max(grown, size(v)) if eqn.primitive.name not in MOVES else grown
-                          for v in eqn.outvars})
-        return [id(v) in fed for v in jaxpr.outvars], [seed(v) for v in jaxpr.outvars]
+                found.append(eqn)
+            seeds.update({id(v): grown if eqn.primitive.name in MOVES else max(grown, size(v)) for v in eqn.outvars})
+        return [seed(v) for v in jaxpr.outvars]
 
     jaxpr = getattr(closed, "jaxpr", closed)
-    walk(jaxpr, {id(v) for v in jaxpr.invars}, {id(v): size(v) for v in jaxpr.constvars})
+    walk(jaxpr, {id(v): size(v) for v in (*jaxpr.constvars, *jaxpr.invars)})
     return found
+
+
+def output_sources(closed: Any) -> list[set[int]]:
+    """For each output of a jaxpr, the positions of the inputs it is computed from (any path through
+    its equations, nested bodies taken whole)."""
+    jaxpr = getattr(closed, "jaxpr", closed)
+    sources: dict[int, set[int]] = {id(v): {i} for i, v in enumerate(jaxpr.invars)}
+    for eqn in jaxpr.eqns:
+        used = set().union(*(sources.get(id(v), set()) for v in eqn.invars if _operand(v)))
+        for v in eqn.outvars:
+            sources[id(v)] = used
+    return [set(sources.get(id(v), set())) if _operand(v) else set() for v in jaxpr.outvars]

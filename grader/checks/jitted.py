@@ -5,6 +5,7 @@ program only to a trace is seen."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -15,6 +16,7 @@ import jax.extend
 
 from grader.checks.compiles import JAX_DIR, clear_caches, count_compiles
 from grader.checks.core import DOCS, fail
+from grader.checks.hostreads import host_reads
 from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program_of
 
 _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
@@ -113,8 +115,8 @@ def assert_called_as_traced(fn: Callable, *args: Any, what: str, program: Any = 
     the task's program when handed tracers, and computes another way (on the host, on one device)
     when handed arrays, fails here. `program`: fn's trace on these args, if the check has it.
     `nothing_else`: the call also compiles no program of its own beside those (work the trace does not
-    show, such as a gather between two stages), and runs no operation op by op that the trace does not
-    show around them (JAX compiles each eagerly, its caches emptied: a decoy program called beside
+    show, such as a gather between two stages), reads no value back to the host (a Python branch on
+    the data), and runs no operation op by op that the trace does not show around them (JAX compiles each eagerly, its caches emptied: a decoy program called beside
     the real work done op by op is seen)."""
     __tracebackhide__ = True
     traced = program if program is not None else program_of(fn, *args, what=what, **kwargs)
@@ -134,8 +136,13 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
     fresh = jax.tree.map(lambda a: jax.device_put(a, a.sharding, may_alias=False)
                          if isinstance(a, jax.Array) else a, args)  # the call may donate them
     clear_caches()
-    with count_compiles() as log:
+    with count_compiles() as log, (host_reads() if nothing_else else contextlib.nullcontext([])) as reads:
         jax.block_until_ready(fn(*fresh, **kwargs))
+    if reads:
+        fail(f"{what}, called on arrays, reads values back to the host while it runs ({', '.join(reads[:3])}): "
+             f"a decision made in Python on the data, or work done there, which its trace cannot show. "
+             f"Calling the function and tracing it must run the same compiled computation, whatever the "
+             f"inputs are. See {DOCS}/jit-compilation.html", "host-transfer")
     compiled = log.counts
     if any(counts is None for counts in compiled):
         return  # a program whose equations JAX did not show (a pmap's): nothing to compare

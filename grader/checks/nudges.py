@@ -12,6 +12,8 @@ import jax
 import jax.extend
 import numpy as np
 
+from grader.checks.dataflow import output_sources
+
 # Primitives that only call a jaxpr of theirs, which `outputs_follow` runs equation by equation.
 _CALL_JAXPRS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
                 "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr", "checkpoint": "jaxpr",
@@ -38,7 +40,8 @@ def _nudged(value: Any) -> Any:
     return value
 
 
-def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets: set[int]) -> bool:
+def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets: set[int],
+                   only: set[int] | None = None) -> bool:
     """Whether the outputs of the program `closed`, run on `inputs` (`before()` gives its outputs' leaves
     unnudged), change when the results of the equations whose ids are `targets` are nudged within the
     range they have: a float a little larger (by 1/64 to 3/64 of its size, and as much again, varying
@@ -48,10 +51,12 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     negative, a `where` that always picks the other side) gives the same outputs. Computed where the
     check runs. An equation that cannot be reached by running the program's calls one equation at a
     time (it sits inside a loop's or a branch's body), or whose results are all keys, is taken to be
-    followed, as its dataflow says."""
+    followed, as its dataflow says. `only`: nudge just these results (by position) of each target."""
     reached: list[bool] = []
 
-    def other(value: Any) -> Any:
+    def other(value: Any, k: int = 0) -> Any:
+        if only is not None and k not in only:
+            return value
         nudged = _nudged(value)
         if nudged is not value:
             reached.append(True)
@@ -83,7 +88,7 @@ def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarra
 
     def values(consts: list, args: list) -> dict[int, Any]:
         found.clear()
-        _run(closed.jaxpr, consts, args, set(), lambda value: value, keep)
+        _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep)
         return dict(found)
 
     try:
@@ -92,7 +97,7 @@ def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarra
         return {}
 
 
-def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[[Any], Any],
+def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[..., Any],
          seen: Callable[[Any, Any], None] | None = None) -> list:
     """The program run equation by equation (calls' bodies too, as JAX's own eval_jaxpr would), the
     results of the equations whose ids are in `targets` replaced by `other` of them; `seen(var, value)`
@@ -116,7 +121,7 @@ def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callabl
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
             outs = list(outs) if eqn.primitive.multiple_results else [outs]
             if id(eqn) in targets:
-                outs = [other(out) for out in outs]
+                outs = [other(out, k) for k, out in enumerate(outs)]
         for var, value in zip(eqn.outvars, outs):
             env[id(var)] = value
             if seen is not None:
@@ -160,13 +165,14 @@ def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
 
 
-def loops_copying(closed: Any, inputs: Any, loops: list[Any]) -> set[int]:
+def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[], list]) -> set[int]:
     """The ids of the `loops` (scan and while equations the program reaches) whose step, run once on
     its first operands each moved apart (a carry, an element), returns only copies of what it was
-    given: every floating result (every result, where none is floating) equals one of its inputs.
-    A step that works on its data computes something new from them; one that hands on a result
-    computed beside the loop (`carry + 0 * x`) does not. A loop the program cannot be run to is
-    taken to work."""
+    given in every result the program's outputs follow: each floating result (each result but a step
+    counter, where none is floating) equals one of its inputs, or the outputs do not follow it (a
+    carry ticking beside the copies). A step that works on its data computes something new from
+    them; one that hands on a result computed beside the loop (`carry + 0 * x`) does not. A loop the
+    program cannot be run to is taken to work."""
     wanted = {id(v) for eqn in loops for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
     found = values_of(closed, inputs, wanted)
     copying = set()
@@ -176,9 +182,31 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any]) -> set[int]:
         if any(value is None for value in operands):
             continue
         step = _first_step(eqn, operands)
-        if step is not None and _copies_only(*step):
+        if step is None:
+            continue
+        new = _new_results(*step)
+        carried = _carried_into(eqn, new)  # the results a new carry reaches on later steps
+        if not any(outputs_follow(closed, inputs, before, {id(eqn)}, only={k}) for k in sorted(new | carried)):
             copying.add(id(eqn))
     return copying
+
+
+def _carried_into(eqn: Any, slots: set[int]) -> set[int]:
+    """The results of a loop that the carries in `slots` feed on later steps (through the step's
+    dataflow, carry after carry)."""
+    params = eqn.params
+    if eqn.primitive.name == "scan":
+        body, first, n_carry = params["jaxpr"], params["num_consts"], params["num_carry"]
+    else:
+        body, first = params["body_jaxpr"], params["body_nconsts"]
+        n_carry = len(getattr(body, "jaxpr", body).outvars)
+    sources = output_sources(body)
+    reached, frontier = set(), {k for k in slots if k < n_carry}
+    while frontier:
+        fed = {j for j, used in enumerate(sources) if any(first + k in used for k in frontier)}
+        frontier = {j for j in fed - reached if j < n_carry}
+        reached |= fed
+    return reached
 
 
 def _first_step(eqn: Any, operands: list) -> tuple[list, list] | None:
@@ -211,7 +239,9 @@ def _apart(value: np.ndarray, k: int) -> np.ndarray:
     return value
 
 
-def _copies_only(data: list, outs: list) -> bool:
+def _new_results(data: list, outs: list) -> set[int]:
+    """The positions of a step's results that are not copies of its inputs: floating ones (every one
+    but a step counter, where none is floating)."""
     def same(a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and a.dtype == b.dtype and np.allclose(a, b, rtol=1e-6, atol=0, equal_nan=True)
 
@@ -219,6 +249,21 @@ def _copies_only(data: list, outs: list) -> bool:
         return np.issubdtype(out.dtype, np.integer) and any(
             same(out, (value + 1).astype(value.dtype)) for value in data if value.dtype == out.dtype)
 
-    floating = [out for out in outs if np.issubdtype(out.dtype, np.inexact)]
-    judged = floating or [out for out in outs if not counter(out)]
-    return bool(judged) and all(any(same(out, value) for value in data) for out in judged)
+    floating = [k for k, out in enumerate(outs) if np.issubdtype(out.dtype, np.inexact)]
+    judged = floating or [k for k, out in enumerate(outs) if not counter(out)]
+    return {k for k in judged if not any(same(outs[k], value) for value in data)}
+
+
+def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any]) -> list[Any]:
+    """Those of `eqns` whose results stay the same when the program's inputs are nudged (as
+    `outputs_follow` nudges results): work that depends on no input's values, however its dataflow
+    runs (`x * 0 + 1` feeds in name only). Empty if the program cannot be run this way."""
+    wanted = {id(v) for eqn in eqns for v in eqn.outvars}
+    first = values_of(closed, inputs, wanted)
+    moved_inputs = [_nudged(np.asarray(x)) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
+    second = values_of(closed, moved_inputs, wanted)
+    if not first or not second:
+        return []
+    return [eqn for eqn in eqns if all(id(v) in first and id(v) in second
+                                       and np.array_equal(first[id(v)], second[id(v)], equal_nan=True)
+                                       for v in eqn.outvars)]

@@ -19,8 +19,8 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.dataflow import input_free_work, reaches_otherwise, takes_inputs
-from grader.checks.nudges import loops_copying, outputs_follow, outputs_follow_constants
+from grader.checks.dataflow import grown_tables, reaches_otherwise, takes_inputs
+from grader.checks.nudges import loops_copying, outputs_follow, outputs_follow_constants, unmoved_by_inputs
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -288,7 +288,7 @@ class Program:
             # of work done beside it) is on the outputs' path, but loops over nothing.
             loops = [eqn for eqn in found if eqn.primitive.name in ("scan", "while")]
             if loops:
-                copying = loops_copying(self.jaxpr, self.inputs, loops)
+                copying = loops_copying(self.jaxpr, self.inputs, loops, before)
                 found = [eqn for eqn in found if id(eqn) not in copying]
         return found
 
@@ -353,10 +353,12 @@ class Program:
         return takes_inputs(self.jaxpr, {id(eqn) for eqn in self.live(*names)}, inputs)
 
     def input_free_work(self, min_size: int) -> list[str]:
-        """The primitives of equations that compute (not merely move or cast) an array of at least
-        `min_size` values from constants and literals alone, none of the program's inputs feeding
-        it: work that depends on the shape only, redone at run time (or folded by XLA)."""
-        return input_free_work(self.jaxpr, min_size)
+        """The primitives of equations that build an array of at least `min_size` values out of smaller
+        inputs, constants and literals, and whose values no input moves (nudged, the program's inputs
+        leave them as they are): work that depends on the shape only, redone at run time (or folded
+        by XLA), however an input is threaded through it in name."""
+        grown = grown_tables(self.jaxpr, min_size)
+        return [eqn.primitive.name for eqn in unmoved_by_inputs(self.jaxpr, self.inputs, grown)] if grown else []
 
     def transfers(self) -> list[tuple[tuple[int, ...], set[int] | None, set[int]]]:
         """Every explicit copy (device_put) in the program, in order, as (shape moved, ids of the
