@@ -22,6 +22,11 @@ def _expected(w, grads, lr):
     return w
 
 
+def _clipped_step(w, grad, lr):
+    """Another step in sgd_step's place, not linear in the gradient: steps no longer add up."""
+    return w - lr * jnp.tanh(grad) * (1.0 + w * w)
+
+
 def test_trains_with_one_compile_for_many_steps(exercise):
     w, grads = _problem(1)
     with checks.count_compiles() as first:
@@ -49,6 +54,18 @@ def test_trains_with_one_compile_for_many_steps(exercise):
                         what="train(w, grads, lr=0.1)", hint=hint)
     checks.assert_close(exercise.train(w, grads, 0.5), _expected(w, grads, 0.5), rtol=1e-5, atol=1e-5,
                         what="train(w, grads, lr=0.5)", hint=hint)
+    # And every step is the module's sgd_step, each on the last one's weights: with a step that is not
+    # linear in its inputs in its place, the result follows it (summing the gradients into one update
+    # gives sgd_step's numbers only because that step is linear). Shapes no other check traces.
+    w, grads = _problem(7, shape=(7,))
+    want = np.asarray(w, np.float64)
+    for g in grads:
+        want = want - 0.1 * np.tanh(np.asarray(g, np.float64)) * (1.0 + want * want)
+    with checks.swap_function(exercise, "sgd_step", _clipped_step):
+        got = exercise.train(w, grads, 0.1)
+    checks.assert_follows(got, want, what="train(w, grads, 0.1)", swapped="sgd_step", rtol=1e-4, atol=1e-5,
+                          hint="Call the module's sgd_step once per gradient, each on the weights the "
+                               "last step returned.")
 
 
 def test_new_learning_rate_reuses_the_program(exercise):
@@ -73,23 +90,3 @@ def test_new_learning_rate_reuses_the_program(exercise):
         expected=[_expected(w, grads, 0.1), _expected(w2, grads2, 0.05)], atol=1e-5,
         why="the learning rate reaches the program as a compile-time constant: pass lr to the jitted "
             "function as an ordinary argument")
-
-
-def _clipped_step(w, grad, lr):
-    """Another step in sgd_step's place, not linear in the gradient: steps no longer add up."""
-    return w - lr * jnp.tanh(grad) * (1.0 + w * w)
-
-
-def test_each_gradient_goes_through_sgd_step(exercise):
-    # train applies the module's sgd_step once per gradient, each step building on the last: with a
-    # step that is not linear in its inputs in its place, the result follows it. Summing the
-    # gradients into one update gives sgd_step's numbers only because that step is linear.
-    w, grads = _problem(7, shape=(5,))  # shapes not traced before
-    want = np.asarray(w, np.float64)
-    for g in grads:
-        want = want - 0.1 * np.tanh(np.asarray(g, np.float64)) * (1.0 + want * want)
-    with checks.swap_function(exercise, "sgd_step", _clipped_step):
-        got = exercise.train(w, grads, 0.1)
-    checks.assert_follows(got, want, what="train(w, grads, 0.1)", swapped="sgd_step", rtol=1e-4, atol=1e-5,
-                          hint="Call the module's sgd_step once per gradient, each on the weights the "
-                               "last step returned.")
