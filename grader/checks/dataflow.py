@@ -10,10 +10,12 @@ from typing import Any
 import jax
 import jax.extend
 
+# Primitives that reshape, transpose, cast or copy a value: what JAX adds around an operation run op by
+# op (a Python number cast on the way in), so no work of an answer's when it runs them eagerly.
+RESHAPES = frozenset({"reshape", "transpose", "convert_element_type", "broadcast_in_dim", "squeeze", "expand_dims",
+                      "copy", "copy_p"})
 # Primitives that move, reshape, cast or reshard a value without computing with it.
-MOVES = frozenset({"reshape", "transpose", "convert_element_type", "broadcast_in_dim", "squeeze", "expand_dims",
-                   "copy", "copy_p", "sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev",
-                   "pvary", "pbroadcast"})
+MOVES = RESHAPES | {"sharding_constraint", "reshard", "mesh_cast", "device_put", "pad", "rev", "pvary", "pbroadcast"}
 # Primitives that only call a body of theirs, and the parameter that holds it.
 CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr", "shard_map": "jaxpr"}
 

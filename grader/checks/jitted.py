@@ -16,12 +16,11 @@ import jax.extend
 
 from grader.checks.compiles import JAX_DIR, clear_caches, count_compiles
 from grader.checks.core import DOCS, fail
+from grader.checks.dataflow import RESHAPES
 from grader.checks.hostreads import host_reads
 from grader.checks.programs import CALLBACKS, all_eqns, assert_computes, program_of
 
 _COMPILED_CALLS = {"jit", "pjit", "xla_pmap", "shard_map"}
-_PLUMBING = {"broadcast_in_dim", "reshape", "convert_element_type", "squeeze", "expand_dims", "transpose", "copy",
-             "copy_p"}
 
 
 def assert_jitted(fn: Callable, *args: Any, what: str, entirely: bool = False, allow: tuple[str, ...] = (),
@@ -165,7 +164,7 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
     # Moves and casts JAX adds around an operation run one by one are no work of the answer's.
     # JAX's own library calls the trace shows may be compiled as programs of the answer's (jax.jit(jnp.sin)).
     shown_eager, shown_ops = _eager_shown(jaxpr)
-    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | _PLUMBING | set(shown_ops) | {
+    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | RESHAPES | set(shown_ops) | {
         inner.primitive.name for eqn in jaxpr.jaxpr.eqns if _library_call(eqn)
         for inner in all_eqns(eqn.params.get("jaxpr"))}
     extra = [counts for counts in compiled if set(counts) - shown]
@@ -220,7 +219,7 @@ def _shown_op(held: frozenset[str] | None, signature: Any, ops: dict[str, set[tu
     runs on arrays of the same shapes."""
     if held is None:
         return False
-    work = held - _PLUMBING
+    work = held - RESHAPES
     if not work:
         return True
     if signature is None:
