@@ -295,6 +295,21 @@ def test_placement_and_sharding_helpers():
         checks.assert_replicated(x, what="x")
     checks.assert_replicated(jax.device_put(jnp.ones(4), NamedSharding(mesh, P())), what="total")
 
+def test_a_result_on_a_mesh_of_its_own_is_not_on_the_handed_mesh():
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    n = jax.device_count()
+    handed = checks.handed_mesh((n,), ("data",))
+    assert [d.id for d in handed.devices.flat] == list(range(n))[::-1]
+    own = jax.device_put(jnp.ones((16, 2)), NamedSharding(jax.make_mesh((n,), ("data",)), P("data")))
+    checks.assert_sharding(own, what="x", spec=("data",), shard_shape=(2, 2), n_devices=n)  # no mesh: any
+    with pytest.raises(KataFailure, match="over a mesh of its own .* not the mesh it was handed") as caught:
+        checks.assert_sharding(own, what="x", spec=("data",), shard_shape=(2, 2), n_devices=n, mesh=handed)
+    assert caught.value.code == "wrong-sharding" and caught.value.picture is not None
+    placed = jax.device_put(jnp.ones((16, 2)), NamedSharding(handed, P("data")))
+    checks.assert_sharding(placed, what="x", spec=("data",), shard_shape=(2, 2), n_devices=n, mesh=handed)
+
+
 
 def test_a_placement_failure_pictures_expected_and_actual_layouts():
     from jax.sharding import NamedSharding, PartitionSpec as P

@@ -9,8 +9,8 @@ distinct value of that argument, reusing it on every later call with it.
 Docs: https://docs.jax.dev/en/latest/jit-compilation.html
 
 Task (fix-it): `apply_sign(x, neg)` should return `-x` when `neg` is true and
-`x` otherwise, compiled with jit: one compile for each flag value, none for
-repeats. Keep the name and the signature `apply_sign(x, neg)`.
+`x` otherwise, compiled with jit: at most one compile for each flag value,
+none for repeats. Keep the name and the signature `apply_sign(x, neg)`.
 """
 
 import jax

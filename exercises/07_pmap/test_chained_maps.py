@@ -17,7 +17,7 @@ BETWEEN = {"device_put": "host-transfer", "pure_callback": "host-transfer", "io_
 
 def _setup():
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     host = ((np.arange(n * PER_DEVICE, dtype=np.float32) * 5) % 7) - 2.0
     return mesh, host, jax.device_put(host, NamedSharding(mesh, P("data")))
 
@@ -27,11 +27,11 @@ def _expected(host: np.ndarray) -> np.ndarray:
     return np.cumsum(blocks - blocks.mean(axis=1, keepdims=True), axis=1).ravel()
 
 
-def _values_and_split(out, host, what: str) -> None:
+def _values_and_split(out, host, mesh, what: str) -> None:
     checks.assert_close(out, _expected(host), what=what, rtol=1e-5, atol=1e-5,
                         hint="stage_one, then stage_two on its output, each on every device's own block.")
     checks.assert_sharding(out, what=what, spec=("data",), shard_shape=(PER_DEVICE,),
-                           n_devices=jax.device_count(),
+                           n_devices=jax.device_count(), mesh=mesh,
                            hint="The second stage's output stays split like its input.")
 
 
@@ -53,7 +53,7 @@ def test_no_transfer_between_the_stages(exercise):
         checks.fail(f"pipeline(x, mesh) read {', '.join(reads[:3])} back to the host between or after the "
                     f"stages (printed, formatted, converted or handed to NumPy): every device's block is copied into "
                     f"host memory, which is what this exercise removes. See {GUARD_DOCS}", "host-transfer")
-    _values_and_split(out, host, "pipeline(x, mesh)")
+    _values_and_split(out, host, mesh, "pipeline(x, mesh)")
 
 
 def check_program(exercise) -> None:
@@ -74,7 +74,7 @@ def check_program(exercise) -> None:
                     BETWEEN[between[0]])
     # The program read is run here: it must give the task's values, split like its input.
     checks.assert_computes(program, _expected(host), what="pipeline(x, mesh) under jax.jit", rtol=1e-5, atol=1e-5)
-    _values_and_split(program.values(), host, "pipeline(x, mesh) under jax.jit")
+    _values_and_split(program.values(), host, mesh, "pipeline(x, mesh) under jax.jit")
     # What the program shows is what the call runs: the stages' programs, and no other of its own.
     checks.assert_called_as_traced(lambda v: exercise.pipeline(v, mesh), x, what="pipeline(x, mesh)",
                                    program=program, nothing_else=True)
@@ -99,7 +99,7 @@ def _calls_both_stages(exercise):
     # The task keeps the stages and chains them: pipeline must call stage_one and stage_two, so
     # swapped for other stages, it computes with those. Another block size: no cached trace reused.
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     host = ((np.arange(n * 3, dtype=np.float32) * 5) % 7) - 2.0
     x = jax.device_put(host, NamedSharding(mesh, P("data")))
     blocks = host.reshape(-1, 3)

@@ -15,7 +15,7 @@ SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
 def _setup(per_device=PER_DEVICE):
     n = jax.device_count()
     d, rows = 2 * n, per_device * n
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     rng = np.random.default_rng(4)
     host = (rng.normal(size=(d, K)).astype(np.float32), rng.normal(size=(rows, d)).astype(np.float32),
             rng.normal(size=(rows, K)).astype(np.float32))
@@ -48,7 +48,7 @@ def check_step(exercise) -> None:
     # examiner's run, not the call's own word) shows where the work's output stays.
     checks.assert_computes(program, _expected(*host), what="train_step(w, x, y, mesh)", rtol=1e-4, atol=1e-5)
     checks.assert_sharding(program.values(), what="train_step(w, x, y, mesh)", spec=("data",),
-                           shard_shape=(d // n, K), n_devices=n,
+                           shard_shape=(d // n, K), n_devices=n, mesh=mesh,
                            hint="Each device returns only its updated rows of w: out_specs=P('data').")
     # w gathered whole once and the gradient scattered back are what travel; a batch collected too (a
     # ring of ppermutes, say) shows in the bytes each device receives.

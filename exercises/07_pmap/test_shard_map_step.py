@@ -17,7 +17,7 @@ AVERAGING = ("psum", "psum_invariant", "all_gather", "all_gather_invariant", "re
 
 def _setup(exercise, per_device=PER_DEVICE):
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     rng = np.random.default_rng(1)
     host = ({"w": rng.normal(size=D).astype(np.float32), "b": np.float32(0.3)},
             rng.normal(size=(n * per_device, D)).astype(np.float32),

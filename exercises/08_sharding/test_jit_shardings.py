@@ -12,7 +12,7 @@ SHARDING_DOCS = f"{checks.DOCS}/sharded-computation.html"
 
 def setup():
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))  # Explicit axes: jax.make_mesh's default
+    mesh = checks.handed_mesh((n,), ("data",))  # Explicit axes: jax.make_mesh's default
     x = (np.arange(2 * n * n, dtype=np.float32).reshape(2 * n, n) % 7) ** 2
     return mesh, x, x - x.mean(axis=0)
 
@@ -39,7 +39,7 @@ def columns_out_of_the_program(exercise):
     checks.assert_close(out, want, what="center_columns(x)", rtol=1e-5, atol=1e-4)
     one_device = len(getattr(getattr(out, "sharding", None), "device_set", ())) == 1
     checks.assert_sharding(
-        out, spec=(None, "data"), shard_shape=(x.shape[0], 1), n_devices=n, what="center_columns(x)",
+        out, spec=(None, "data"), shard_shape=(x.shape[0], 1), n_devices=n, mesh=mesh, what="center_columns(x)",
         hint="The whole result sits on one device: jit was told no layout at all, so the NumPy input "
              "was never split and the program ran on the default device. Layouts in and out are "
              "arguments of jax.jit." if one_device else

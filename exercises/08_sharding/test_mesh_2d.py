@@ -15,8 +15,9 @@ def grid() -> tuple[int, int]:
 
 
 def check_mesh():
-    """The checks' own (data, model) mesh, so the sharding checks do not depend on make_mesh_2d."""
-    return jax.make_mesh(grid(), ("data", "model"))
+    """The checks' own (data, model) mesh, so the sharding checks do not depend on make_mesh_2d: its
+    devices in another order than make_mesh_2d's, so a function that ignores it is seen."""
+    return checks.handed_mesh(grid(), ("data", "model"))
 
 
 def positions(mesh) -> dict:
@@ -44,7 +45,7 @@ def test_batch_rows_split_over_data_and_copied_over_model(exercise):
     mesh = check_mesh()
     out = exercise.shard_batch(batch, mesh)
     checks.assert_sharding(
-        out, spec=("data", None), shard_shape=(2, FEATURES), n_devices=jax.device_count(),
+        out, spec=("data", None), shard_shape=(2, FEATURES), n_devices=jax.device_count(), mesh=mesh,
         what="shard_batch(batch, mesh)",
         hint="P('data', None) splits rows over 'data'; leaving 'model' out of the spec copies each "
              "block to both devices of its mesh row.")
@@ -63,7 +64,7 @@ def test_weight_columns_split_over_model_and_copied_over_data(exercise):
     out = exercise.shard_weights(w, mesh)
     per = HIDDEN // cols
     checks.assert_sharding(
-        out, spec=(None, "model"), shard_shape=(FEATURES, per), n_devices=jax.device_count(),
+        out, spec=(None, "model"), shard_shape=(FEATURES, per), n_devices=jax.device_count(), mesh=mesh,
         what="shard_weights(w, mesh)",
         hint="P(None, 'model') splits columns (the output features) over 'model' and copies them "
              "along 'data'; splitting rows would cut the dimension the matmul sums over.")

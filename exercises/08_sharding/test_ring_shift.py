@@ -19,7 +19,7 @@ RING_HINT = ("In a ring each device only sends its block to its neighbour (lax.p
 
 def setup():
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     host = np.arange(n * BLOCK * 3, dtype=np.float32).reshape(n * BLOCK, 3)
     return mesh, host, jax.device_put(host, NamedSharding(mesh, P("data")))
 
@@ -37,7 +37,7 @@ def test_result_stays_split_over_data(exercise):
     mesh, _, x = setup()
     out = exercise.ring_shift(x, mesh)
     checks.assert_sharding(
-        out, spec=("data",), shard_shape=(BLOCK, 3), n_devices=jax.device_count(),
+        out, spec=("data",), shard_shape=(BLOCK, 3), n_devices=jax.device_count(), mesh=mesh,
         what="ring_shift(x, mesh)",
         hint="out_specs that split over 'data' keep one block per device; gathering the array (to the host "
              "or one device) to roll it defeats the point of a ring.")

@@ -15,7 +15,7 @@ SHARD_MAP_DOCS = f"{checks.DOCS}/notebooks/shard_map.html"
 
 def setup():
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",))
+    mesh = checks.handed_mesh((n,), ("data",))
     host = (np.arange(n * BLOCK, dtype=np.float32) - 5.0) ** 2
     return mesh, host, jax.device_put(host, NamedSharding(mesh, P("data")))
 
@@ -55,7 +55,7 @@ def test_partials_hold_one_sum_per_device(exercise):
     checks.assert_close(partials, host.reshape(n, BLOCK).sum(axis=1), what="partials", rtol=1e-6,
                         hint="partials[i] is the sum of device i's block, before any collective.")
     checks.assert_sharding(
-        partials, spec=("data",), shard_shape=(1,), n_devices=n, what="partials",
+        partials, spec=("data",), shard_shape=(1,), n_devices=n, mesh=mesh, what="partials",
         hint="Return each device's sum with shape (1,) and let out_specs stack them along 'data': one "
              "value per device, each left where it was computed.")
 

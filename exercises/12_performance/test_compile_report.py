@@ -104,7 +104,7 @@ def test_accepts_shape_specs_instead_of_data(exercise):
 
 def test_compiles_once_and_executable_never_recompiles(exercise):
     x1, x2 = _inputs()
-    with checks.count_compiles("fused_expression") as log:
+    with checks.count_compiles() as log:  # every program, whatever it is named: a wrapper of f is f compiled again
         report = _report(exercise, x1, x2)
     checks.assert_compiles(
         log, what="compile_report(f, ...)", calls="one report", expected=1,

@@ -41,12 +41,21 @@ def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint:
                           f"See {DOCS}/sharded-computation.html"), "wrong-sharding", picture(expected, leaf))
 
 
+def handed_mesh(shape: tuple[int, ...], names: tuple[str, ...], **kwargs: Any) -> jax.sharding.Mesh:
+    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in reverse
+    order. A function that builds a mesh of its own instead of using the one it is handed (the same
+    call, the default order) then lays its blocks out on other devices, which `assert_sharding(mesh=)`
+    sees; with the default order both meshes would place every block alike."""
+    return jax.make_mesh(shape, names, devices=jax.devices()[::-1], **kwargs)
+
+
 def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,
                     n_devices: int | None = None, mesh: Any = None, hint: str = "") -> None:
     """`x` is sharded as asked: partition spec, per-shard shape and how many devices hold it.
 
-    `mesh`: the mesh `spec` names axes of, for the picture of the expected layout a failure shows
-    (default: x's own mesh, when it has one).
+    `mesh`: the mesh the function was handed (see `handed_mesh`). With `spec`, each block must then
+    sit where that mesh puts it, not on a mesh of the function's own with the same axes. Without a
+    mesh, the picture a failure shows uses x's own.
     """
     __tracebackhide__ = True
     refuse_unreadable(x, what=what)
@@ -72,6 +81,14 @@ def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: t
         if len(held) != n_devices:
             fail(sentence(f"{what} is spread over {len(held)} device(s); expected {n_devices}.", hint),
                  "wrong-sharding", picture(expected, x))
+    if expected is not None and not sharding.is_equivalent_to(expected, x.ndim):
+        theirs = getattr(getattr(sharding, "mesh", None), "devices", None)
+        fail(sentence(f"{what} is split as asked, but over {'a mesh of its own' if theirs is not None else sharding}"
+                      f"{f' (devices {[d.id for d in theirs.flat]})' if theirs is not None else ''}, not the mesh "
+                      f"it was handed (devices {[d.id for d in mesh.devices.flat]}): its blocks sit on other "
+                      f"devices than the caller's mesh puts them on. Code handed a mesh places its arrays on "
+                      f"that mesh; one it builds itself only agrees with the caller's by chance.", hint,
+                      f"See {SHARDING_DOCS}"), "wrong-sharding", picture(expected, x))
 
 
 def assert_replicated(x: jax.Array, *, what: str, hint: str = "") -> None:
