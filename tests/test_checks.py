@@ -1401,9 +1401,12 @@ def test_watch_records_runs_out_of_reach_of_what_it_hands_out():
     watch.f.traces, watch.f.seen = 1, [True]  # what a Traced object held: here it is nobody's record
     assert watch.f.__name__ == "body" and not hasattr(watch.f, "__code__")
     jax.make_jaxpr(watch.f)(jnp.ones(3))  # traced, but for no call of a jitted function
-    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, ((2,),), True),
-                            checks.Run(False, {"jax_debug_nans": True}, ((2,),)),
-                            checks.Run(True, {"jax_debug_nans": False}, ((3,),), False)]
+    with pytest.raises(TypeError):
+        watch.f(jnp.ones(4), "not a factor")  # a run that raises is recorded, as one that never returned
+    assert watch.runs() == [checks.Run(True, {"jax_debug_nans": False}, ((2,),), True, True),
+                            checks.Run(False, {"jax_debug_nans": True}, ((2,),), False, True),
+                            checks.Run(True, {"jax_debug_nans": False}, ((3,),), False, True),
+                            checks.Run(False, {"jax_debug_nans": False}, ((4,), None), False, False)]
     assert watch.traces() == 2
 
 

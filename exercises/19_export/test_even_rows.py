@@ -49,7 +49,13 @@ def _export(exercise, features):
         checks.fail(f"export_pairs({features}) exported for inputs of type {aval.str_short()}; expected "
                     f"float32 with {features} columns, the argument.", "wrong-shape")
     exported_shape = tuple(d if isinstance(d, int) else str(d) for d in aval.shape)
-    if not any(run.traced and run.shapes[:1] == (exported_shape,) for run in f.runs()):
+    on_it = [run for run in f.runs() if run.traced and run.shapes[:1] == (exported_shape,)]
+    if on_it and not any(run.returned for run in on_it):
+        checks.fail(f"export_pairs({features}) exported a program for inputs of shape {exported_shape}, but "
+                    f"pair_rows, traced on that input, raised and was never finished: the artefact is some "
+                    f"other function, with pair_rows' error caught beside it. Export pair_rows itself, as it "
+                    f"is, on a symbolic input that says the rows are even. See {SHAPE_POLY}", "wrong-tool")
+    if not on_it:
         seen = sorted({str(run.shapes[0]) for run in f.runs() if run.shapes}) or ["no array"]
         checks.fail(f"export_pairs({features}) exported a program for inputs of shape {exported_shape}, but "
                     f"pair_rows was never traced on that input (it was traced on {', '.join(seen)}): the "

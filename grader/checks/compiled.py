@@ -15,6 +15,7 @@ import jax.extend
 
 from grader.checks.core import KataFailure, fail, sentence
 from grader.checks.jitted import assert_called_as_traced
+from grader.checks.nudges import unmoved_by_inputs
 from grader.checks.programs import (COLLECTIVES, SHARD_MAP_DOCS, Program, all_eqns, assert_no_callbacks, program_of,
                                     traced_jaxpr)
 
@@ -122,10 +123,19 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
         fail(sentence(f"{what}: the per-device program uses {sorted(used) or 'no collective'}; expected "
                       f"{' or '.join(collectives)} to combine the devices' results.", hint,
                       f"See {SHARD_MAP_DOCS}"), "wrong-collective")
-    if collectives and not program.live(*collectives):
+    combining = program.live(*collectives) if collectives else []
+    if collectives and not combining:
         fail(sentence(f"{what}: the per-device program calls {' or '.join(sorted(used & set(collectives)))}, "
                       f"but what it returns does not follow that call: its result is thrown away, or "
                       f"folded in where it can never change the values, and the values come from other work. The devices' results should be combined by the "
+                      f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    # A collective of values no input moves (a psum of zeros) combines nothing the devices computed.
+    if combining and not any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in program.inputs) and \
+            len(unmoved_by_inputs(program.jaxpr, program.inputs, combining, mapped=True)) == len(combining):
+        fail(sentence(f"{what}: the per-device program's {' and '.join(sorted({e.primitive.name for e in combining}))} "
+                      f"combines values that stay the same whatever the input holds (zeros, a constant): "
+                      f"it carries none of the devices' results, which reach the output another way (a "
+                      f"reshard or gather the compiler does). The devices' results should be combined by the "
                       f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
     banned = used if no_collectives is True else used & set(no_collectives or ())
     if banned:

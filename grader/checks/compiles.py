@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sys
 from collections import Counter
@@ -188,65 +187,49 @@ def _matches(fun_name: str, wanted: str | None) -> bool:
     return wanted is None or fun_name in (wanted, f"jit({wanted})")
 
 
-# JAX logs the input types of each program it lowers for compilation (at DEBUG,
-# or WARNING under jax_log_compiles) just before compiling it.
-LOWERING_LOGGER = "jax._src.interpreters.pxla"
-_LOWERING_MESSAGE = "Compiling %s with global shapes and types"
+def compile_body_reader() -> Callable[[Any], tuple[Any, Any] | None]:
+    """A reader of the program a compile event is for, from the compile's own stack: (its input types,
+    (its output types, (primitive name, number of its equations) pairs)), read from the jaxpr that
+    pjit's `_pjit_call_impl_python` compiles, the innermost on the stack, as lowering prunes it (dead
+    code and unused inputs dropped unless jit keeps them); None where no such frame is
+    (a `.lower().compile()` ahead of time). Everything it calls is bound now: the witness reads each
+    compile with it, so nothing the submission can reach (a logging filter's state, a module's name)
+    stands between the compile and what the record says it ran."""
+    from jax._src.interpreters import pxla
 
+    pjit_file, counter, walk, tuple_, str_, sorted_ = _PJIT_FILE, Counter, all_eqns, tuple, str, sorted
+    dce = pxla._dce_jaxpr  # what lowering compiles: dead code and unused inputs dropped, as jit asked
 
-def _lowered_body(frame: Any) -> tuple[tuple[tuple[tuple[int, ...], str], ...], tuple[tuple[str, int], ...]] | None:
-    """Output types and (primitive name, number of its equations) of the jaxpr that the lowering frame
-    above `frame` compiles."""
-    for _ in range(12):  # out of the logging machinery, up to JAX's lowering function
-        if frame is None:
-            return None
-        closed = frame.f_locals.get("closed_jaxpr") if frame.f_code.co_filename.startswith(JAX_DIR) else None
-        if closed is not None:
-            try:
-                outputs = tuple((tuple(a.shape), str(a.dtype)) for a in closed.out_avals)
-                return outputs, tuple(sorted(Counter(eqn.primitive.name for eqn in all_eqns(closed.jaxpr)).items()))
-            except Exception:  # noqa: BLE001 - an unexpected program only loses what it did
+    def types_of(avals: Any) -> tuple:
+        return tuple_((tuple_(a.shape), str_(a.dtype)) for a in avals)
+
+    def body_of(frame: Any, /) -> tuple[Any, Any] | None:
+        for _ in range(96):
+            if frame is None:
                 return None
-        frame = frame.f_back
-    return None
+            code = frame.f_code
+            if code.co_filename == pjit_file and code.co_name == "_pjit_call_impl_python":
+                found = frame.f_locals
+                try:
+                    closed = dce(found["jaxpr"], found["keep_unused"], found["donated_invars"])[0]
+                    counts = counter(eqn.primitive.name for eqn in walk(closed.jaxpr))
+                    return types_of(closed.in_avals), (types_of(closed.out_avals), tuple_(sorted_(counts.items())))
+                except Exception:  # noqa: BLE001 - an unexpected program only loses what it did
+                    return None
+            frame = frame.f_back
+        return None
+
+    return body_of
 
 
-class LoweringSpy(logging.Filter):
-    """Keeps the input types of the program being lowered, and its output types and primitives (from
-    the lowering's own frame, which logs); lets through only what would show anyway."""
-
-    def __init__(self, quiet_below: int) -> None:
-        super().__init__()
-        self.quiet_below = quiet_below
-        self.latest: tuple[tuple[tuple[int, ...], str], ...] | None = None
-        self.latest_body: tuple[tuple[tuple[tuple[int, ...], str], ...], tuple[tuple[str, int], ...]] | None = None
-
-    # `body_of` is bound once, positional-only: it is handed a frame of JAX's, so a name looked up at
-    # each compile could be swapped for a helper that keeps the frame, and back, within one request.
-    def filter(self, record: logging.LogRecord, body_of: Any = _lowered_body, /) -> bool:
-        if isinstance(record.msg, str) and record.msg.startswith(_LOWERING_MESSAGE):
-            try:
-                self.latest = tuple((tuple(a.shape), str(a.dtype)) for a in record.args[1])
-            except Exception:  # noqa: BLE001 - an unexpected record only loses a signature
-                self.latest = None
-            self.latest_body = body_of(sys._getframe(1))
-        return record.levelno >= self.quiet_below
-
-    def take(self) -> tuple[Any, Any]:
-        """The latest program's (signature, body), forgotten here so that the next compile starts clean."""
-        taken = self.latest, self.latest_body
-        self.latest = self.latest_body = None
-        return taken
-
-
-_OPEN_LOGS: list[tuple[CompileLog, LoweringSpy]] = []  # the count_compiles blocks open now
+_OPEN_LOGS: list[CompileLog] = []  # the count_compiles blocks open now
 
 
 def note_compiles(events: list[tuple[str, bool, Any, Any]]) -> None:
     """Compiles that happened where the exercise's code runs, in another process: (program name,
     whether it served an eager operation, its input types, its (output types, primitive names)), into
     every open `count_compiles` block."""
-    for log, _ in _OPEN_LOGS:
+    for log in _OPEN_LOGS:
         for fun_name, eager, signature, body in events:
             if eager:
                 log.add_eager(fun_name, body, signature)
@@ -268,31 +251,26 @@ def count_compiles(name: str | None = None) -> Iterator[CompileLog]:
     way, so the count measures retracing, not cache temperature.
     """
     log = CompileLog(name)
-    logger = logging.getLogger(LOWERING_LOGGER)
-    spy = LoweringSpy(quiet_below=logger.getEffectiveLevel())
-    old_level = logger.level
 
-    def listener(event: str, duration: float, eager_under: Any = is_eager, /, **kwargs: Any) -> None:
+    def listener(event: str, duration: float, eager_under: Any = is_eager, read: Any = compile_body_reader(), /,
+                 **kwargs: Any) -> None:
         if event != COMPILE_EVENT:
             return
         fun_name = str(kwargs.get("fun_name", ""))
-        signature, body = spy.take()
-        if eager_under(sys._getframe(1)):  # bound: a frame is never handed to a name looked up
+        frame = sys._getframe(1)  # bound: a frame is never handed to a name looked up
+        signature, body = read(frame) or (None, None)
+        if eager_under(frame):
             log.add_eager(fun_name, body, signature)
         elif _matches(fun_name, name):
             log.add(fun_name, signature, body)
 
-    logger.addFilter(spy)
-    logger.setLevel(logging.DEBUG)
     jax.monitoring.register_event_duration_secs_listener(listener)
-    _OPEN_LOGS.append((log, spy))
+    _OPEN_LOGS.append(log)
     try:
         yield log
     finally:
-        _OPEN_LOGS.remove((log, spy))
+        _OPEN_LOGS.remove(log)
         jax.monitoring.unregister_event_duration_listener(listener)
-        logger.removeFilter(spy)
-        logger.setLevel(old_level)
 
 
 def clear_caches() -> None:

@@ -56,15 +56,17 @@ def host_reads() -> Iterator[list[str]]:
         finally:
             seen.extend(where.run(stop_host_reads))
         return
+    seen = []
     start_host_reads()
-    seen = _HOST_READS["seen"]
     try:
         yield seen
     finally:
-        stop_host_reads()
+        seen.extend(stop_host_reads())
 
 
-_HOST_READS: dict[str, Any] = {"original": None, "seen": [], "restore": []}
+# The probe's own state. The reads it notes are the witness's (grader.runtime.witness), which keeps
+# them where the submission cannot reach: under the grader, in the audit hook's private copy.
+_HOST_READS: dict[str, Any] = {"original": None, "restore": []}
 
 # jaxlib's entries that hand out an array's memory, written in C: one held from before a block (taken
 # at import) could not be watched, so each is wrapped once, before any submission code runs, in a
@@ -155,18 +157,19 @@ def start_host_reads() -> None:
     impl = array.ArrayImpl
     if _HOST_READS["original"] is not None:
         return
+    from grader.runtime import witness
+
     install_entries()  # in this process, where no subject did it first
     _HOST_READS["original"] = impl
-    seen = _HOST_READS["seen"] = []
-    noted: dict[int, Any] = {}  # id -> the array (kept, so an id is never reused while watching)
+    witness.start_host_reads()
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
 
     libraries, trusted = _library_folders(), _trusted_folders()  # bound once: a read happens often
 
-    def note(self: Any, frame: Any, read_by_the_grader: Any = _read_by_the_grader, /) -> None:
-        if id(self) not in noted and not read_by_the_grader(frame, libraries, trusted):
-            noted[id(self)] = self
-            seen.append(f"{self.dtype}{list(self.shape)}")
+    def note(self: Any, frame: Any, read_by_the_grader: Any = _read_by_the_grader,
+             noted: Any = witness.note_host_read, /) -> None:
+        if not read_by_the_grader(frame, libraries, trusted):
+            noted(self, f"{self.dtype}{list(self.shape)}")  # kept by the witness, once per array
 
     def watching(still_original: Callable) -> Callable:
         def watched(self: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -228,12 +231,14 @@ def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], 
 
 
 def stop_host_reads() -> list[str]:
+    from grader.runtime import witness
+
     if _HOST_READS["original"] is not None:
         for undo in reversed(_HOST_READS["restore"]):
             undo()
         _HOST_READS["restore"] = []
         _HOST_READS["original"] = None
-    return list(_HOST_READS["seen"])
+    return [str(read) for read in witness.host_reads_seen()]
 
 
 # CPython's type object up to `tp_as_buffer`, on a 64-bit build without reference tracing: the

@@ -146,8 +146,12 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"Calling the function and tracing it must run the same compiled computation, whatever the "
              f"inputs are. See {DOCS}/jit-compilation.html", "host-transfer")
     compiled = log.counts
-    if any(counts is None for counts in compiled):
-        return  # a program whose equations JAX did not show (a pmap's): nothing to compare
+    unread = [name for name, counts in zip(log.names, compiled) if counts is None]
+    if unread:  # compiled ahead of time (.lower().compile()): its equations are not on the compile's stack
+        fail(f"{what}, called on arrays, compiles {', '.join(unread[:3])} in a way whose program the grader "
+             f"cannot read (ahead of time, with .lower().compile()): what it runs cannot be compared with "
+             f"its trace. Calling the function must run the programs its trace dispatches, compiled as "
+             f"they are called. See {DOCS}/jit-compilation.html", "not-jitted")
     every = set().union(*compiled)
     for held, whole in wanted:
         if any(not held - counts for counts in compiled) or (not whole and set(held) <= every):

@@ -76,10 +76,11 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
 
 
-def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarray]:
+def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False) -> dict[int, np.ndarray]:
     """The values of the program's variables whose ids are in `wanted` (results of equations at any call
     depth, loop and branch bodies excepted), the program run on `inputs` where the check runs; empty if
-    it cannot be run this way."""
+    it cannot be run this way. `mapped`: a shard_map's body is run too, and a value inside it comes back
+    as every device's, stacked on a new first axis."""
     found: dict[int, Any] = {}
 
     def keep(var: Any, value: Any) -> None:
@@ -88,7 +89,7 @@ def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarra
 
     def values(consts: list, args: list) -> dict[int, Any]:
         found.clear()
-        _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep)
+        _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep, wanted if mapped else None)
         return dict(found)
 
     try:
@@ -98,10 +99,10 @@ def values_of(closed: Any, inputs: Any, wanted: set[int]) -> dict[int, np.ndarra
 
 
 def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[..., Any],
-         seen: Callable[[Any, Any], None] | None = None) -> list:
+         seen: Callable[[Any, Any], None] | None = None, mapped: set[int] | None = None) -> list:
     """The program run equation by equation (calls' bodies too, as JAX's own eval_jaxpr would), the
     results of the equations whose ids are in `targets` replaced by `other` of them; `seen(var, value)`
-    hears every result."""
+    hears every result. `mapped`: the variables of a shard_map's body `seen` hears as well (stacked)."""
     env: dict[int, Any] = {}
 
     def read(var: Any) -> Any:
@@ -115,7 +116,11 @@ def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callabl
         ins = [read(v) for v in eqn.invars]
         inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
         if inner is not None and id(eqn) not in targets:
-            outs = _run(getattr(inner, "jaxpr", inner), list(getattr(inner, "consts", ())), ins, targets, other, seen)
+            outs = _run(getattr(inner, "jaxpr", inner), list(getattr(inner, "consts", ())), ins, targets, other, seen,
+                        mapped)
+        elif mapped and seen is not None and eqn.primitive.name == "shard_map" and id(eqn) not in targets and \
+                _reached(eqn.params["jaxpr"], mapped):
+            outs = _run_mapped(eqn, ins, seen, mapped)
         else:
             with eqn.ctx.manager:  # as JAX's own eval_jaxpr binds it
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
@@ -127,6 +132,43 @@ def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callabl
             if seen is not None:
                 seen(var, value)
     return [read(v) for v in jaxpr.outvars]
+
+
+def _reached(jaxpr: Any, wanted: set[int]) -> list[Any]:
+    """The variables in `wanted` that `_run` reaches in `jaxpr` (calls' and shard_maps' bodies, not
+    loops' or branches'), in order."""
+    found = []
+    for eqn in jaxpr.eqns:
+        found += [v for v in eqn.outvars if id(v) in wanted]
+        inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, "")) if eqn.primitive.name != "shard_map" \
+            else eqn.params["jaxpr"]
+        if inner is not None:
+            found += _reached(getattr(inner, "jaxpr", inner), wanted)
+    return found
+
+
+def _run_mapped(eqn: Any, ins: list, seen: Callable[[Any, Any], None], wanted: set[int]) -> list:
+    """A shard_map run with its body run by `_run`: the values in `wanted` its body reaches come out
+    too, each device's stacked on a new first axis, for `seen`."""
+    from jax.sharding import PartitionSpec
+
+    params = eqn.params
+    body, mesh = params["jaxpr"], params["mesh"]
+    axes = tuple(name for name in mesh.axis_names if name in params["newly_manual_axes"])
+    inside = _reached(body, wanted)
+
+    def per_device(*args: Any) -> tuple[list, list]:
+        heard: dict[int, Any] = {}
+        outs = _run(body, [], list(args), set(), lambda value, k=0: value,
+                    lambda var, value: heard.__setitem__(id(var), value), wanted)
+        return outs, [jax.numpy.expand_dims(heard[id(v)], 0) for v in inside]
+
+    outs, stacked = jax.shard_map(per_device, mesh=mesh, in_specs=tuple(params["in_specs"]),
+                                  out_specs=(list(params["out_specs"]), [PartitionSpec(axes)] * len(inside)),
+                                  axis_names=set(axes), check_vma=False)(*ins)
+    for var, value in zip(inside, stacked):
+        seen(var, value)
+    return list(outs)
 
 
 def _moved(before: np.ndarray, after: np.ndarray) -> bool:
@@ -254,16 +296,23 @@ def _new_results(data: list, outs: list) -> set[int]:
     return {k for k in judged if not any(same(outs[k], value) for value in data)}
 
 
-def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any]) -> list[Any]:
+def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any], mapped: bool = False) -> list[Any]:
     """Those of `eqns` whose results stay the same when the program's inputs are nudged (as
     `outputs_follow` nudges results): work that depends on no input's values, however its dataflow
-    runs (`x * 0 + 1` feeds in name only). Empty if the program cannot be run this way."""
+    runs (`x * 0 + 1` feeds in name only). Empty if the program cannot be run this way. `mapped`: an
+    equation inside a shard_map is judged too, by every device's results."""
     wanted = {id(v) for eqn in eqns for v in eqn.outvars}
-    first = values_of(closed, inputs, wanted)
-    moved_inputs = [_nudged(np.asarray(x)) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
-    second = values_of(closed, moved_inputs, wanted)
+    first = values_of(closed, inputs, wanted, mapped)
+    moved_inputs = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
+    second = values_of(closed, moved_inputs, wanted, mapped)
     if not first or not second:
         return []
     return [eqn for eqn in eqns if all(id(v) in first and id(v) in second
                                        and np.array_equal(first[id(v)], second[id(v)], equal_nan=True)
                                        for v in eqn.outvars)]
+
+
+def _nudged_like(x: Any) -> Any:
+    """An input nudged, placed as it was (a shard_map asks its operands for the sharding it names)."""
+    nudged = _nudged(np.asarray(x))
+    return jax.device_put(nudged, x.sharding) if isinstance(x, jax.Array) else nudged

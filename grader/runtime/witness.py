@@ -95,10 +95,10 @@ class Watched:
         self._number = _ask("watch", (body, _tuple(str(name) for name in settings)))
         self.f = _Run(self._number, str(getattr(body, "__name__", "f")))
 
-    def runs(self) -> list[tuple[bool, dict, tuple, bool]]:
+    def runs(self) -> list[tuple[bool, dict, tuple, bool, bool]]:
         """Each run of the body, in order: (was it traced, {setting: its value during that run}, the
         shape of each positional argument that is an array, None for any other, was it traced for a
-        call of a jax.jit function)."""
+        call of a jax.jit function, did it return)."""
         return _ask("runs", (self._number,))
 
 
@@ -108,7 +108,7 @@ def watch(body: Any, settings: tuple[str, ...] = ()) -> tuple[int, _Run]:
     return watched._number, watched.f
 
 
-def runs_of(number: int) -> list[tuple[bool, dict, tuple, bool]]:
+def runs_of(number: int) -> list[tuple[bool, dict, tuple, bool, bool]]:
     """The record of the witnessed body `number` (see `Watched.runs`)."""
     return _ask("runs", (number,))
 
@@ -140,6 +140,22 @@ def take_compiles() -> tuple:
     return _ask("take compiles", ())
 
 
+def start_host_reads() -> None:
+    """Forget the host reads noted so far: a `host_reads` block starts."""
+    _ask("host reads start", ())
+
+
+def note_host_read(array: Any, description: str) -> None:
+    """An array's values read back to the host, kept by the witness (raised by hand, it notes a read
+    that happened, or one that did not: a cost to the raiser only)."""
+    _ask("host read", (array, description))
+
+
+def host_reads_seen() -> list[str]:
+    """The host reads noted since the block started, in order, once per array."""
+    return _ask("host reads take", ())
+
+
 def compile_counts() -> tuple[int, int]:
     """The compile events witnessed so far: (all of them, those that were the learner's)."""
     return _ask("compiles", ())
@@ -157,23 +173,38 @@ class Ledger:
     """The records, and the answer to each operation. Everything it calls is bound when its module
     is run, so a private copy looks nothing up where the submission could have replaced it."""
 
-    def __init__(self, is_eager: Any = None) -> None:
+    def __init__(self, is_eager: Any = None, body_of: Any = None) -> None:
         self.timelines: dict[int, dict] = {}
         self.watched: dict[int, dict] = {}
         self.is_eager = is_eager  # the compile count's judge, bound by whoever keeps this ledger
+        self.body_of = body_of  # the reader of what a compile runs, from its stack (the same)
         self.compiles = [0, 0]  # compile events witnessed: all of them, those that were the learner's
         self.compile_records: list = []  # what the grader's listener saw of each, until the next reply
+        self.reads: dict[str, Any] = {"noted": {}, "seen": []}  # host reads since `host reads start`
 
     def compiled(self, frame: Any, record: tuple) -> None:
         """One compile event, raised under `frame` (the compile's own stack: whoever raised it cannot
-        choose it), judged here. Its record is kept here, out of the submission's reach (a list of the
-        listener's own is reachable through the listener JAX keeps), with this verdict in it."""
+        choose it), judged here: eager or the learner's, and what program it compiles (its input
+        types and its equations, read from that stack; the raiser's say is ignored). Its record is
+        kept here, out of the submission's reach (a list of the listener's own is reachable through
+        the listener JAX keeps), with these verdicts in it."""
         self.compiles[0] += 1
         eager = self.is_eager(frame) if self.is_eager is not None else bool(record and record[1])
         if not eager:
             self.compiles[1] += 1
         if _len(record) == 4:
-            self.compile_records.append((record[0], eager, record[2], record[3]))
+            read = self.body_of(frame) if self.body_of is not None else (record[2], record[3])
+            signature, body = read if read is not None else (None, None)
+            self.compile_records.append((record[0], eager, signature, body))
+
+    def host_read(self, payload: tuple) -> None:
+        """An array's values read back to the host (payload: the array, its description), once per
+        array: the array is kept, so that its id is not another's while the block lasts."""
+        noted = self.reads["noted"]
+        if _type(payload) is _tuple and _len(payload) == 2 and _type(payload[1]) is _str and \
+                _id(payload[0]) not in noted:  # exact types: nothing of the raiser's runs here
+            noted[_id(payload[0])] = payload[0]
+            self.reads["seen"].append(payload[1])
 
     def answer(self, operation: str, payload: tuple) -> Any:
         if operation == "compiles":
@@ -184,6 +215,13 @@ class Ledger:
             taken = _tuple(self.compile_records)
             del self.compile_records[:_len(taken)]  # one compiled on another thread meanwhile stays
             return taken
+        if operation == "host reads start":
+            self.reads = {"noted": {}, "seen": []}
+            return None
+        if operation == "host read":
+            return self.host_read(payload)
+        if operation == "host reads take":
+            return _list(self.reads["seen"])
         if operation in ("watch", "run", "runs"):
             return self._watched(operation, payload)
         if operation == "start":
@@ -229,15 +267,19 @@ class Ledger:
         if watched is None:
             raise _LookupError("no such watched function")
         if operation == "runs":
-            return [(traced, _dict(values), shapes, by_jit) for traced, values, shapes, by_jit in watched["runs"]]
+            return [(traced, _dict(values), shapes, by_jit, returned)
+                    for traced, values, shapes, by_jit, returned in watched["runs"]]
         args, kwargs = payload[1], payload[2]
         if _type(args) is not tuple or _type(kwargs) is not dict:
             raise _TypeError("a watched function takes arguments")
         # Exact types only: nothing of the caller's runs here, and a look-alike tracer is no tracer.
         traced = _any(_type(arg) is _JaxprTracer for arg in (*args, *kwargs.values()))
-        watched["runs"].append((traced, {name: _setting(name) for name in watched["settings"]},
-                                _tuple(_shape(arg) for arg in args), traced and _under_a_jit_call(_getframe(1))))
-        return watched["body"](*args, **kwargs)
+        run = [traced, {name: _setting(name) for name in watched["settings"]}, _tuple(_shape(arg) for arg in args),
+               traced and _under_a_jit_call(_getframe(1)), False]
+        watched["runs"].append(run)  # recorded as it starts; whether it returned, once it has
+        out = watched["body"](*args, **kwargs)
+        run[4] = True
+        return out
 
 
 def _under_a_jit_call(frame: Any) -> bool:
@@ -328,7 +370,7 @@ def _jax_internals() -> tuple:
     return partial_eval.DynamicJaxprTracer, dict(config.config_states), getter  # a copy: the dict JAX keeps can be refilled
 
 
-_len, _type, _any, _all, _list, _getattr = len, type, any, all, list, getattr
+_len, _type, _any, _all, _list, _getattr, _id = len, type, any, all, list, getattr, id
 _tuple, _dict, _repr, _str, _NoneType = tuple, dict, repr, str, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()

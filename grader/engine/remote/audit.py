@@ -117,9 +117,9 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
     _report_fd = report_fd
     protected_fds = frozenset(protected)
     _note_frame_readers()
-    from grader.checks.compiles import is_eager
+    from grader.checks.compiles import compile_body_reader, is_eager
 
-    ledger, witnessed, frame_of = _private_witness().Ledger(is_eager), witness.EVENT, sys._getframe
+    ledger, witnessed, frame_of = _private_witness().Ledger(is_eager, compile_body_reader()), witness.EVENT, sys._getframe
 
     def hook(event: str, args: tuple) -> None:
         if event == witnessed:  # the witness's records live here, out of the submission's reach

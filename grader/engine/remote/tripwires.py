@@ -49,7 +49,6 @@ _CHANGING = {
     ("grader.checks.compiles", "_OPEN_LOGS"): "the count_compiles blocks open now",
     ("grader.checks.hostreads", "_HOST_READS"): "host_reads' probe, from one request to a later one",
     ("grader.checks.hostreads", "BUFFER_PROTOCOL_WATCHED"): "whether NumPy's reads can be watched, found on first use",
-    ("grader.checks.processes", "_PROCESS_RUNS"): "one multi-process launch per file, function and sizes",
     ("grader.checks.programs", "_RUNS"): "the jitted runner of each program a check runs",
     ("grader.runtime.worker", "_WORKERS"): "the helper process of each device count",
     ("grader.runtime.worker", "_ANSWERS"): "each helper's answer, once per check and exercise",

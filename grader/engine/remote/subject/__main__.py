@@ -30,28 +30,19 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
     the witness's. Returns (the check after every return from submission code; the same after the
     grader's own `jax.clear_caches`, which sets the misses back to 0; the records for a reply; the
     start of the count, once the audit hook is in place)."""
-    import logging
-
     import jax
     from grader.checks import compiles
     from grader.runtime import witness
 
-    logger = logging.getLogger(compiles.LOWERING_LOGGER)
-    spy = compiles.LoweringSpy(quiet_below=logger.getEffectiveLevel())
-    logger.addFilter(spy)
-    logger.setLevel(logging.DEBUG)
-
     # What it reads is bound here, positional-only, once: a module's name looked up at each compile
-    # could be swapped for the length of one request (an event name that equals nothing, a helper that
-    # keeps the frames it is handed) and back, unseen by the tripwires.
+    # could be swapped for the length of one request (an event name that equals nothing) and back,
+    # unseen by the tripwires. What the compile ran (its input types, its equations) the witness reads
+    # from the compile's own stack: nothing here holds it.
     def listener(event: str, duration: float, compile_event: str = str(compiles.COMPILE_EVENT),
-                 take: Any = spy.take, witnessed: Any = witness.note_compile, /, **kwargs: Any) -> None:
+                 witnessed: Any = witness.note_compile, /, **kwargs: Any) -> None:
         if event != compile_event:
             return
-        signature, body = take()
-        witnessed((str(kwargs.get("fun_name", "")), False,  # eager or not: the witness judges
-                   None if signature is None else tuple((tuple(s), d) for s, d in signature),
-                   None if body is None else (tuple((tuple(s), d) for s, d in body[0]), tuple(sorted(body[1])))))
+        witnessed((str(kwargs.get("fun_name", "")), False, None, None))  # eager or not, and what: the witness judges
 
     jax.monitoring.register_event_duration_secs_listener(listener)
     return _compile_count_check()
