@@ -38,6 +38,10 @@ class Encoder:
         # Types `refer` has said it never refers (JAX's jaxpr parts, dtypes): not asked again.
         self.plain = plain if plain is not None else set()
         self.node_type: Callable[[type, Any, list, Encoder], list] | None = None  # a treedef's foreign node
+        # Whether an exported program's bytes may come from the module's record of earlier crossings. The
+        # subject says no: any code there can put an entry in that record, pairing a program of its own
+        # with another program's bytes.
+        self.reuse_serialized = True
         self.blobs: list[bytes] = []
         self.memo: dict[int, int] = {}
         self.by_value: dict[Any, int] = {}  # equal immutable descriptors (avals, contexts): sent once
@@ -270,14 +274,15 @@ def _enc_jax(e: Encoder, v: Any) -> Any:
     if isinstance(v, jax.ShapeDtypeStruct):
         return ["SDS", e.encode(tuple(v.shape)), encode_dtype(v.dtype), e.encode(v.sharding), v.weak_type]
     if isinstance(v, jax.export.Exported):
-        return ["X", e.blob(_serialized(v))]
+        return ["X", e.blob(_serialized(v, e.reuse_serialized))]
     return None
 
 
-def _serialized(exported: Any) -> bytes:
+def _serialized(exported: Any, reuse: bool = True) -> bytes:
     """An exported program's bytes, with its derivatives up to the second where it has them (the
-    receiver may differentiate it, or save it with its derivatives, as it could the original)."""
-    known = known_serialized(exported)
+    receiver may differentiate it, or save it with its derivatives, as it could the original).
+    `reuse`: the bytes it crossed the wire as before, if it did."""
+    known = known_serialized(exported) if reuse else None
     if known is not None:
         return known
     for order in (2, 1, 0):

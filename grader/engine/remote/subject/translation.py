@@ -33,6 +33,7 @@ class Translation:
         encoder = Encoder(lambda obj, e: self._refer(obj, e, refer_requests), self._fallback, self.plain_types,
                           self.trusted_types)
         encoder.node_type = self._treedef_node
+        encoder.reuse_serialized = False  # serialized afresh: the record of earlier crossings is reachable here
         return encoder
 
     def _treedef_node(self, kind: type, aux: Any, children: list, e: Encoder) -> list:
