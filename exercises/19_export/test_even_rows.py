@@ -61,6 +61,13 @@ def _export(exercise, features):
                     f"pair_rows was never traced on that input (it was traced on {', '.join(seen)}): the "
                     f"artefact is some other function, with pair_rows beside it. Export pair_rows itself, "
                     f"as it is, on the symbolic input. See {SHAPE_POLY}", "wrong-tool")
+    # The artefact must be pair_rows' own program for that input: what jax.export lowers for it here.
+    mine = jax.export.export(jax.jit(pair_rows))(jax.ShapeDtypeStruct(aval.shape, aval.dtype))
+    if checks.exported_text(mine) != checks.exported_text(exported):
+        checks.fail(f"export_pairs({features}) exported a program for inputs of shape {exported_shape} that "
+                    f"is not pair_rows' on that input (jax.export lowers pair_rows to another program): the "
+                    f"artefact is some other function, with pair_rows traced beside it. Export pair_rows "
+                    f"itself, as it is. See {SHAPE_POLY}", "wrong-tool")
     return exported, f
 
 

@@ -1,7 +1,5 @@
 """Checks for export-4 (two_platforms)."""
 
-import re
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -18,13 +16,6 @@ def activation(x):
     platform, so the artefact's program shows which platforms it was lowered for."""
     zero = lax.platform_dependent(x, cuda=lambda v: v * 0.0, tpu=lambda v: v - v, default=jnp.zeros_like)
     return jnp.tanh(x) * 2.0 + 1.0 + zero
-
-
-def _program_text(exported):
-    """The artefact's StableHLO without its module's name and source locations."""
-    lines = [re.sub(r" loc\([^()]*\)", "", line) for line in exported.mlir_module().splitlines()[1:]
-             if not line.startswith("#loc")]
-    return "\n".join(lines)
 
 
 def _spec():
@@ -65,7 +56,7 @@ def test_lowered_for_cpu_and_cuda(exercise):
         checks.fail("the artefact's StableHLO has no platform argument: it is not one program that picks "
                     "its platform when called.", "not-portable")
     lowered = jax.export.export(jax.jit(activation), platforms=platforms)(_spec())
-    if _program_text(lowered) != _program_text(exported):
+    if checks.exported_text(lowered) != checks.exported_text(exported):
         checks.fail(f"the artefact names the platforms {platforms}, but its program is not what jax.export "
                     f"lowers for them: it was lowered for other platforms (or with other options) and "
                     f"labelled afterwards, so a server would run another platform's code. Name the platforms "

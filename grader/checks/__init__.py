@@ -64,7 +64,7 @@ from grader.checks.jitted import assert_called_as_traced, assert_jitted
 from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,
-                                    compiled_jit, compiled_program, per_device_shape)
+                                    compiled_jit, compiled_program, exported_text, per_device_shape)
 from grader.checks.loops import (assert_loop_stops_on_data, assert_loops_rolled, assert_no_stacked_copies,
                                  assert_not_unrolled, assert_not_unrolled_over_batch)
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_computes,
@@ -91,7 +91,7 @@ __all__ = [
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses", "assert_real_valued",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding", "both_ways",
-    "assert_split_over_devices", "assert_uses", "handed_mesh", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles",
+    "assert_split_over_devices", "assert_uses", "handed_mesh", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles", "exported_text",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "keep_untouched", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
     "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",

@@ -347,3 +347,12 @@ def per_device_shape(shape: tuple[int, ...], spec: Any, mesh: Any) -> tuple[int,
     from jax.sharding import NamedSharding
 
     return tuple(NamedSharding(mesh, spec).shard_shape(tuple(shape)))
+
+
+def exported_text(exported: Any) -> str:
+    """An exported artefact's StableHLO without its module's name and source locations: two exports of
+    one function, for the same inputs and platforms, read the same; an artefact of another function
+    (or lowered for other platforms and relabelled) does not."""
+    lines = [re.sub(r" loc\([^()]*\)", "", line) for line in exported.mlir_module().splitlines()[1:]
+             if not line.startswith("#loc")]
+    return "\n".join(lines)

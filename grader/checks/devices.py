@@ -42,11 +42,18 @@ def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint:
 
 
 def handed_mesh(shape: tuple[int, ...], names: tuple[str, ...], **kwargs: Any) -> jax.sharding.Mesh:
-    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in reverse
-    order. A function that builds a mesh of its own instead of using the one it is handed (the same
-    call, the default order) then lays its blocks out on other devices, which `assert_sharding(mesh=)`
-    sees; with the default order both meshes would place every block alike."""
-    return jax.make_mesh(shape, names, devices=jax.devices()[::-1], **kwargs)
+    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in an order
+    drawn afresh each time (never JAX's own, nor its reverse, where there are more than two). A
+    function that builds a mesh of its own instead of using the one it is handed (by any fixed recipe)
+    then lays its blocks out on other devices, which `assert_sharding(mesh=)` sees."""
+    import random
+
+    devices = jax.devices()
+    order = list(range(len(devices)))[::-1]
+    fixed = (sorted(order), sorted(order, reverse=True))
+    while len(order) > 2 and order in fixed:
+        random.SystemRandom().shuffle(order)  # where the check runs: nothing the exercise can replay
+    return jax.make_mesh(shape, names, devices=[devices[i] for i in order], **kwargs)
 
 
 def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,

@@ -50,23 +50,23 @@ def host_reads() -> Iterator[list[str]]:
     where = site.current()
     if where is not None:  # the reads happen where the exercise runs
         seen: list[str] = []
-        where.run(start_host_reads)
+        start = where.run(start_host_reads)  # the block's place in the witness's record, kept here
         try:
             yield seen
         finally:
-            seen.extend(where.run(stop_host_reads))
+            seen.extend(where.run(stop_host_reads, start))
         return
     seen = []
-    start_host_reads()
+    start = start_host_reads()
     try:
         yield seen
     finally:
-        seen.extend(stop_host_reads())
+        seen.extend(stop_host_reads(start))
 
 
 # The probe's own state. The reads it notes are the witness's (grader.runtime.witness), which keeps
 # them where the submission cannot reach: under the grader, in the audit hook's private copy.
-_HOST_READS: dict[str, Any] = {"original": None, "restore": []}
+_HOST_READS: dict[str, Any] = {"original": None, "restore": [], "start": 0}
 
 # jaxlib's entries that hand out an array's memory, written in C: one held from before a block (taken
 # at import) could not be watched, so each is wrapped once, before any submission code runs, in a
@@ -146,7 +146,7 @@ def _cached_value_getter() -> types.FunctionType | None:
     return getter if isinstance(getter, types.FunctionType) else None
 
 
-def start_host_reads() -> None:
+def start_host_reads() -> int:
     """Note every read of an array's values to the host from now on (but the grader's own).
 
     Each function of `_read_functions` keeps its identity and has its code pointed at a trampoline
@@ -156,12 +156,12 @@ def start_host_reads() -> None:
 
     impl = array.ArrayImpl
     if _HOST_READS["original"] is not None:
-        return
+        return int(_HOST_READS["start"])
     from grader.runtime import witness
 
     install_entries()  # in this process, where no subject did it first
     _HOST_READS["original"] = impl
-    witness.start_host_reads()
+    _HOST_READS["start"] = start = witness.start_host_reads()
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
 
     libraries, trusted = _library_folders(), _trusted_folders()  # bound once: a read happens often
@@ -208,6 +208,7 @@ def start_host_reads() -> None:
         getbuffer = ctypes.c_void_p.from_address(slot).value
         ctypes.c_void_p.from_address(slot).value = None  # NumPy then asks __array__, which reads _value
         restore.append(lambda: setattr(ctypes.c_void_p.from_address(slot), "value", getbuffer))
+    return start
 
 
 def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], None]:
@@ -230,7 +231,8 @@ def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], 
     return put_back
 
 
-def stop_host_reads() -> list[str]:
+def stop_host_reads(start: int = 0) -> list[str]:
+    """End the block; the reads noted since `start` (what `start_host_reads` returned)."""
     from grader.runtime import witness
 
     if _HOST_READS["original"] is not None:
@@ -238,7 +240,7 @@ def stop_host_reads() -> list[str]:
             undo()
         _HOST_READS["restore"] = []
         _HOST_READS["original"] = None
-    return [str(read) for read in witness.host_reads_seen()]
+    return [str(read) for read in witness.host_reads_since(int(start))]
 
 
 # CPython's type object up to `tp_as_buffer`, on a 64-bit build without reference tracing: the

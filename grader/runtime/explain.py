@@ -193,10 +193,12 @@ _BY_MESSAGE = {
         "live on. Run the computation under jax.jit, or inside `with jax.set_mesh(mesh):`.",
         f"{DOCS}/_autosummary/jax.set_mesh.html", code="wrong-sharding"),
     "Received incompatible devices for jitted computation": Explanation(
-        "one program got arrays that live on different sets of devices",
-        "A jitted (or shard_map) computation runs on one set of devices, and JAX never moves "
-        "committed arrays implicitly: an array left on a single device cannot join arrays spread "
-        "over the mesh. Keep intermediate results where the program put them.",
+        "one program got arrays that live on different sets of devices, or on its devices in another order",
+        "A jitted (or shard_map) computation runs on one list of devices, in one order, and JAX never "
+        "moves committed arrays implicitly: an array left on a single device, or split over a mesh "
+        "that lists the devices in another order (one built anew instead of the mesh the function "
+        "was handed), cannot join the program's. Use the mesh you are given, and keep intermediate "
+        "results where the program put them.",
         f"{DOCS}/sharded-computation.html", code="wrong-sharding"),
     "vmap got inconsistent sizes for array axes to be mapped": Explanation(
         "vmap was asked to map axes of different lengths together",

@@ -16,6 +16,12 @@ often its body is traced; debug-2: whether NaN checking was on while jax.jit tra
 handed out holds a number and its name, and each run of the body is recorded by the witness, with
 whether it was being traced, the values of the JAX settings the check named, read then, and the shapes
 of its array arguments (debug-4: how many times a host callback ran, on which shapes).
+
+It also keeps the subject's compile records (each judged, and read, on the compile's own stack) and
+the host reads `checks.host_reads` notes. No operation takes anything out of a record: a reader asks
+for what came after its own place in it (a cursor it keeps), so an event any code can raise by hand
+can only add to a record, which costs the raiser; the hook takes a compile event only from the
+grader's listener as JAX compiles (see engine.remote.audit).
 """
 
 from __future__ import annotations
@@ -130,19 +136,22 @@ class _Run:
 
 
 def note_compile(record: tuple = ()) -> None:
-    """A compile event, witnessed and judged (eager or the learner's) on the caller's stack; `record`
-    (name, eager, input types, body), kept by the witness until `take_compiles`, eager as judged here."""
+    """A compile event, witnessed and judged (eager or the learner's, and what it ran) on the caller's
+    stack; `record` (name, eager, input types, body), kept by the witness, eager as judged here."""
     _ask("compiled", (record,))
 
 
-def take_compiles() -> tuple:
-    """The records of the compiles witnessed since the last take, in order."""
-    return _ask("take compiles", ())
+def compiles_since(cursor: int) -> tuple:
+    """The records of the compiles witnessed from the `cursor`-th on, in order. Nothing is ever taken
+    out of the witness's record: the reader keeps its own cursor, so an event raised by hand cannot
+    empty what the next reader will read."""
+    return _ask("compiles since", (cursor,))
 
 
-def start_host_reads() -> None:
-    """Forget the host reads noted so far: a `host_reads` block starts."""
-    _ask("host reads start", ())
+def start_host_reads() -> int:
+    """Where the host reads of a `host_reads` block start in the witness's record (kept by the
+    block: an event raised by hand cannot move it)."""
+    return _ask("host reads start", ())
 
 
 def note_host_read(array: Any, description: str) -> None:
@@ -151,9 +160,9 @@ def note_host_read(array: Any, description: str) -> None:
     _ask("host read", (array, description))
 
 
-def host_reads_seen() -> list[str]:
-    """The host reads noted since the block started, in order, once per array."""
-    return _ask("host reads take", ())
+def host_reads_since(cursor: int) -> list[str]:
+    """The host reads noted from `cursor` on, in order, once per array."""
+    return _ask("host reads since", (cursor,))
 
 
 def compile_counts() -> tuple[int, int]:
@@ -169,6 +178,9 @@ def _ask(operation: str, payload: tuple, event: str = EVENT) -> Any:
     return box[0]
 
 
+RAISER = _ask.__code__  # the code that raises every event of the witness: the hook knows its frames by it
+
+
 class Ledger:
     """The records, and the answer to each operation. Everything it calls is bound when its module
     is run, so a private copy looks nothing up where the submission could have replaced it."""
@@ -179,8 +191,9 @@ class Ledger:
         self.is_eager = is_eager  # the compile count's judge, bound by whoever keeps this ledger
         self.body_of = body_of  # the reader of what a compile runs, from its stack (the same)
         self.compiles = [0, 0]  # compile events witnessed: all of them, those that were the learner's
-        self.compile_records: list = []  # what the grader's listener saw of each, until the next reply
-        self.reads: dict[str, Any] = {"noted": {}, "seen": []}  # host reads since `host reads start`
+        self.compile_records: list = []  # what the grader's listener saw of each, in order, for good
+        self.reads: list = []  # (id, description) of each host read noted, in order, for good
+        self.holding: list = []  # the arrays read since the last block started: their ids stay theirs
 
     def compiled(self, frame: Any, record: tuple) -> None:
         """One compile event, raised under `frame` (the compile's own stack: whoever raised it cannot
@@ -198,30 +211,34 @@ class Ledger:
             self.compile_records.append((record[0], eager, signature, body))
 
     def host_read(self, payload: tuple) -> None:
-        """An array's values read back to the host (payload: the array, its description), once per
-        array: the array is kept, so that its id is not another's while the block lasts."""
-        noted = self.reads["noted"]
-        if _type(payload) is _tuple and _len(payload) == 2 and _type(payload[1]) is _str and \
-                _id(payload[0]) not in noted:  # exact types: nothing of the raiser's runs here
-            noted[_id(payload[0])] = payload[0]
-            self.reads["seen"].append(payload[1])
+        """An array's values read back to the host (payload: the array, its description). The array is
+        held until the next block starts, so that its id is not another's while the block lasts."""
+        if _type(payload) is _tuple and _len(payload) == 2 and _type(payload[1]) is _str:  # nothing of the raiser's runs here
+            self.holding.append(payload[0])
+            self.reads.append((_id(payload[0]), payload[1]))
+
+    def host_reads_since(self, cursor: Any) -> list[str]:
+        seen, ids = [], set()
+        for key, description in self.reads[_cursor(cursor):]:
+            if key not in ids:
+                ids.add(key)
+                seen.append(description)
+        return seen
 
     def answer(self, operation: str, payload: tuple) -> Any:
         if operation == "compiles":
             return _tuple(self.compiles)
         if operation == "compiled":
             return self.compiled(_getframe(2), payload[0] if payload else ())  # past answer and _ask: the raiser's
-        if operation == "take compiles":
-            taken = _tuple(self.compile_records)
-            del self.compile_records[:_len(taken)]  # one compiled on another thread meanwhile stays
-            return taken
+        if operation == "compiles since":
+            return _tuple(self.compile_records[_cursor(payload[0] if payload else 0):])
         if operation == "host reads start":
-            self.reads = {"noted": {}, "seen": []}
-            return None
+            self.holding = []
+            return _len(self.reads)
         if operation == "host read":
             return self.host_read(payload)
-        if operation == "host reads take":
-            return _list(self.reads["seen"])
+        if operation == "host reads since":
+            return self.host_reads_since(payload[0] if payload else 0)
         if operation in ("watch", "run", "runs"):
             return self._watched(operation, payload)
         if operation == "start":
@@ -229,7 +246,9 @@ class Ledger:
             self.timelines[number] = {"f": payload[0], "tick": payload[1], "outputs": [], "reads": [],
                                       "lowered": [], "compiled": False}
             return number
-        timeline = self.timelines.get(payload[0]) if _type(payload[0]) is int else None
+        if operation not in _TIMELINE_OPERATIONS:
+            raise _LookupError(f"no operation {operation!r}")
+        timeline = self.timelines.get(payload[0]) if payload and _type(payload[0]) is int else None
         if timeline is None:
             raise _LookupError("no such timeline")
         f, outputs = timeline["f"], timeline["outputs"]
@@ -371,6 +390,14 @@ def _jax_internals() -> tuple:
 
 
 _len, _type, _any, _all, _list, _getattr, _id = len, type, any, all, list, getattr, id
+
+
+_TIMELINE_OPERATIONS = frozenset({"call", "read", "reads", "lower", "compile", "attribute", "lowered_attribute"})
+
+
+def _cursor(value: Any) -> int:
+    """A reader's place in a record: an exact int, never negative (a raiser's own object runs nothing)."""
+    return value if _type(value) is int and value >= 0 else 0
 _tuple, _dict, _repr, _str, _NoneType = tuple, dict, repr, str, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()

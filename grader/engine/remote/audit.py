@@ -47,6 +47,7 @@ import os
 import sys
 import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 import grader
@@ -100,18 +101,20 @@ def refuse_now(why: str) -> None:
     sys.audit(REFUSE, why)
 
 
-def install(report_fd: int, protected: tuple[int, ...]) -> None:
+def install(report_fd: int, protected: tuple[int, ...], compile_listener: Any = None) -> None:
     """Refuse, from now on, what an exercise never needs; report each refusal on `report_fd`. The
-    hook judges with a private copy of this module, which nothing the submission can reach holds."""
+    hook judges with a private copy of this module, which nothing the submission can reach holds.
+    `compile_listener`: the code of the grader's listener on JAX's compile events, the only code a
+    compile record is taken from."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(f"{__name__}.private", __file__)
     private = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(private)
-    private.arm(report_fd, protected)
+    private.arm(report_fd, protected, compile_listener)
 
 
-def arm(report_fd: int, protected: tuple[int, ...]) -> None:
+def arm(report_fd: int, protected: tuple[int, ...], compile_listener: Any = None) -> None:
     """Install the hook, judging with this module's state (in the private copy `install` made)."""
     global _report_fd
     _report_fd = report_fd
@@ -120,6 +123,7 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
     from grader.checks.compiles import compile_body_reader, is_eager
 
     ledger, witnessed, frame_of = _private_witness().Ledger(is_eager, compile_body_reader()), witness.EVENT, sys._getframe
+    genuine = _compile_event_chain(compile_listener)
 
     def hook(event: str, args: tuple) -> None:
         if event == witnessed:  # the witness's records live here, out of the submission's reach
@@ -127,6 +131,9 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
                 if args[0] == "compiled":  # judged on the raiser's own stack, read by the hook alone
                     _state.busy = True
                     try:
+                        if not genuine(frame_of(1)):
+                            _refuse(report_fd, "raised the grader's compile event itself, as no compile of "
+                                               "JAX's does, which an exercise never needs")
                         record = args[1][0] if type(args[1]) is tuple and args[1] else ()
                         args[2].append(ledger.compiled(frame_of(1), record if type(record) is tuple else ()))
                     finally:
@@ -150,6 +157,35 @@ def arm(report_fd: int, protected: tuple[int, ...]) -> None:
             _state.busy = False
 
     sys.addaudithook(hook)
+
+
+def _compile_event_chain(listener: Any) -> Callable[[Any], bool]:
+    """Whether a compile event was raised by the grader's listener, called by JAX's monitoring as XLA
+    compiles (`pxla._cached_compilation`, the one place JAX reports a compile): the frames from the
+    raiser down are those codes, by identity. A record raised by hand, by a listener of the
+    submission's own (even one that calls the grader's), or by JAX's timing context entered by hand
+    is not a compile's; the witness would judge it on a real compile's stack and count it twice."""
+    import gc
+
+    from jax._src import dispatch, monitoring
+    from jax._src.interpreters import pxla
+
+    compiling = next((f.__code__ for f in gc.get_referents(pxla._cached_compilation)
+                      if isinstance(f, types.FunctionType) and f.__name__ == "_cached_compilation"), None)
+    chain = (witness.RAISER, witness.note_compile.__code__, listener,
+             monitoring.record_event_duration_secs.__code__, dispatch.LogElapsedTimeContextManager.__exit__.__code__,
+             compiling)
+    if listener is None or compiling is None:  # no listener of the grader's, or a JAX laid out otherwise
+        return lambda frame: True
+
+    def genuine(frame: Any, /) -> bool:
+        for code in chain:
+            if frame is None or frame.f_code is not code:
+                return False
+            frame = frame.f_back
+        return True
+
+    return genuine
 
 
 def _private_witness() -> Any:

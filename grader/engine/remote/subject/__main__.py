@@ -16,7 +16,7 @@ from grader.engine.remote.subject.server import Server, types_loaded_now
 from grader.engine.remote.subject.standins import PRIVATE_MODULES
 
 
-def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None]]:
+def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None], Any]:
     """Note every XLA compile: name, eager or not, input types, for the next reply to deliver.
 
     JAX keeps its listeners in a list any code can read, so this one holds nothing that leads to the
@@ -29,7 +29,8 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
     misses of JAX's compilation cache (`pxla._cached_compilation`, one per program XLA compiles) and
     the witness's. Returns (the check after every return from submission code; the same after the
     grader's own `jax.clear_caches`, which sets the misses back to 0; the records for a reply; the
-    start of the count, once the audit hook is in place)."""
+    start of the count, once the audit hook is in place; the listener's code, the only code the hook
+    takes a compile event from)."""
     import jax
     from grader.checks import compiles
     from grader.runtime import witness
@@ -45,7 +46,7 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
         witnessed((str(kwargs.get("fun_name", "")), False, None, None))  # eager or not, and what: the witness judges
 
     jax.monitoring.register_event_duration_secs_listener(listener)
-    return _compile_count_check()
+    return (*_compile_count_check(), listener.__code__)
 
 
 def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None]]:
@@ -63,10 +64,11 @@ def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Call
 
     space, cache = vars(pxla), pxla._cached_compilation
     info, raise_event, refuse, get, counts = cache.cache_info, sys.audit, audit.REFUSE, dict.get, witness.compile_counts
-    take, length, kind = witness.take_compiles, len, type
+    since, length, kind = witness.compiles_since, len, type
     # XLA's compiles since the start, the misses at the last look, records delivered (all, the
     # learner's), the witness's counts at the start
-    state = {"compiled": 0, "misses": info().misses, "delivered": 0, "learners": 0, "witness": counts()}
+    # and the place in the witness's record the next reply reads from (the witness never forgets)
+    state = {"compiled": 0, "misses": info().misses, "delivered": 0, "learners": 0, "witness": counts(), "cursor": 0}
 
     def look(after_grader_clear: bool) -> None:
         if get(space, "_cached_compilation") is not cache:
@@ -92,7 +94,8 @@ def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Call
         look(True)
 
     def deliver() -> tuple:
-        taken = take()  # a compile on another thread after this waits for the next reply
+        taken = since(state["cursor"])  # a compile on another thread after this waits for the next reply
+        state["cursor"] += length(taken)
         # Exact types: anything else is not a record of the listener's, and is dropped.
         records = tuple([r for r in taken if kind(r) is tuple and length(r) == 4 and kind(r[0]) is str
                          and kind(r[1]) is bool])
@@ -110,8 +113,8 @@ def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Call
         return records
 
     def start() -> None:
-        take()
-        state.update(compiled=0, misses=info().misses, delivered=0, learners=0, witness=counts())
+        state.update(compiled=0, misses=info().misses, delivered=0, learners=0, witness=counts(),
+                     cursor=length(since(0)))
 
     return check, after_grader_clear, deliver, start
 
@@ -214,7 +217,8 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     server = Server(submission, devices, requests, replies)
     from grader.engine.remote import audit, tripwires
 
-    compile_count_check, server.after_grader_clear, server.deliver_compiles, start_count = _listen_to_compiles()
+    compile_count_check, server.after_grader_clear, server.deliver_compiles, start_count, listener = \
+        _listen_to_compiles()
     from grader.checks import hostreads
 
     hostreads.install_entries()  # before the submission can hold one of jaxlib's reading entries
@@ -235,7 +239,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
 
     server.refuse_if_changed = refuse_if_changed
     settle_after_start()
-    audit.install(audit_fd, protected=(requests, replies, audit_fd))
+    audit.install(audit_fd, protected=(requests, replies, audit_fd), compile_listener=listener)
     hostreads.guard_entries()  # heard by the hook just installed
     start_count()  # from here the witness's counts are the audit hook's
     server.serve()
