@@ -49,6 +49,59 @@ def _listen_to_compiles() -> tuple[Callable[[], None], Callable[[], None], Calla
     return (*_compile_count_check(), listener.__code__)
 
 
+_COMPILE_ENTRIES = ("compile", "compile_and_load", "compile_ifrt_program", "compile_and_load_ifrt_program",
+                    "deserialize_executable")
+
+
+def _guard_backend_compiles() -> list[Any]:
+    """Put a Python function in front of each of the backend client's entries that compile a program
+    (or load a compiled one), before the submission is imported: called from anywhere but JAX's own
+    compile (`pxla._cached_compilation`, which reports every compile to the listeners), it ends the
+    subject, so no program is compiled where the witness does not hear of it (a program compiled
+    through `jax.extend.backend.get_backend().compile_and_load` and run with `execute_sharded`).
+    Each C entry is one of its wrapper's code's constants (as `hostreads` wraps jaxlib's reading
+    entries): only the wrapper's `__code__`, whose reading the hook refuses, leads there. Returns the
+    wrappers, for the hook to guard."""
+    import builtins
+    import gc
+    import types
+
+    from jax._src.interpreters import pxla
+    from jax._src.lib import _jax
+
+    from grader.checks.values import trampoline
+    from grader.engine.remote import audit
+
+    compiling = next((f.__code__ for f in gc.get_referents(pxla._cached_compilation)
+                      if isinstance(f, types.FunctionType) and f.__name__ == "_cached_compilation"), None)
+    if compiling is None:  # a JAX laid out otherwise: nothing known to let through
+        return []
+    getframe, raise_event, refuse = sys._getframe, sys.audit, audit.REFUSE
+
+    def guarded(entry: Any, name: str) -> Any:
+        def compile_entry(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+            frame = getframe(1)
+            while frame is not None and frame.f_code is not compiling:
+                frame = frame.f_back
+            if frame is None:
+                raise_event(refuse, f"compiles a program through JAX's backend client itself ({name}), where "
+                                    f"no compile is reported, which an exercise never needs")
+            return entry(self, *args, **kwargs)
+        return compile_entry
+
+    def template(self: Any, /, *args: Any, **kwargs: Any) -> Any: ...
+
+    wrappers = []
+    for name in _COMPILE_ENTRIES:
+        entry = vars(_jax.Client).get(name)
+        if entry is None or isinstance(entry, types.FunctionType):
+            continue
+        code = trampoline(template.__code__, guarded(entry, name)).replace(co_name=name, co_qualname=name)
+        wrappers.append(types.FunctionType(code, {"__builtins__": builtins}, name))
+        setattr(_jax.Client, name, wrappers[-1])
+    return wrappers
+
+
 def _compile_count_check() -> tuple[Callable[[], None], Callable[[], None], Callable[[], tuple], Callable[[], None]]:
     """Refuse, after submission code returns, when JAX's compilation cache was replaced or cleared by
     the submission (what it hid before the clear is unknowable), or when XLA compiled more programs
@@ -222,6 +275,7 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     from grader.checks import hostreads
 
     hostreads.install_entries()  # before the submission can hold one of jaxlib's reading entries
+    compile_entries = _guard_backend_compiles()  # likewise, the backend client's compiling entries
     _prepare()
     server.trusted_types = types_loaded_now()  # before the submission is imported
     from grader.engine.remote.subject import sealing
@@ -241,6 +295,10 @@ def serve(devices: int, submission: Path, requests: int, replies: int, audit_fd:
     settle_after_start()
     audit.install(audit_fd, protected=(requests, replies, audit_fd), compile_listener=listener)
     hostreads.guard_entries()  # heard by the hook just installed
+    from grader.runtime.loading import SWAPPED_FUNCTION
+
+    for entry in compile_entries:
+        sys.audit(SWAPPED_FUNCTION, entry, True)  # their code, which holds the C entries, is the grader's
     start_count()  # from here the witness's counts are the audit hook's
     server.serve()
     sys.stdout.flush()
