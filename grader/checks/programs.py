@@ -26,7 +26,7 @@ from grader.checks.values import assert_close
 MAPPED = ("shard_map", "xla_pmap")
 COLLECTIVES = frozenset({"psum", "psum_invariant", "pmax", "pmin", "ppermute", "all_gather",
                          "all_gather_invariant", "all_to_all", "psum_scatter", "reduce_scatter"})
-CALLBACKS = frozenset({"pure_callback", "io_callback"})
+CALLBACKS = frozenset({"pure_callback", "io_callback", "buffer_callback"})  # Python run on the host, mid-program
 SHARD_MAP_DOCS = f"{DOCS}/notebooks/shard_map.html"
 
 
@@ -512,7 +512,7 @@ _TRACE_TIME_CAUSE = ("If calling it gives the right values, its program differs 
 
 
 def assert_no_callbacks(program: Program, *, what: str) -> None:
-    """No host callback (`pure_callback`, `io_callback`) does the work behind JAX's back."""
+    """No host callback (`pure_callback`, `io_callback`, `buffer_callback`) does the work behind JAX's back."""
     __tracebackhide__ = True
     assert_not_uses(program, CALLBACKS, what=what, code="host-transfer",
                     why="A host callback runs Python/NumPy on the CPU host in the middle of the "
