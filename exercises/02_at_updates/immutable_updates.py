@@ -12,8 +12,9 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html
 
 Task (fix-it): `reweight` was ported from NumPy and fails on JAX arrays. Make
 it work on JAX arrays, eagerly and under jax.jit, leaving the caller's array as
-it was: banned ids get weight 0, boosted ids gain BONUS, damped ids are scaled
-by FACTOR. The index arrays hold no repeats and share no id. Keep the signature.
+it was and never copying values back to NumPy: banned ids get weight 0,
+boosted ids gain BONUS, damped ids are scaled by FACTOR. The index arrays hold
+no repeats and share no id. Keep the signature.
 """
 
 import jax.numpy as jnp

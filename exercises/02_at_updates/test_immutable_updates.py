@@ -46,7 +46,14 @@ def _what_went_wrong(out, weights, banned, boosted, damped):
 
 def test_bans_boosts_and_damps(exercise):
     weights = jnp.asarray(WEIGHTS)
-    out = exercise.reweight(weights, jnp.asarray(BANNED), jnp.asarray(BOOSTED), jnp.asarray(DAMPED))
+    with checks.host_reads() as reads:
+        out = exercise.reweight(weights, jnp.asarray(BANNED), jnp.asarray(BOOSTED), jnp.asarray(DAMPED))
+    if reads:
+        checks.fail(f"reweight read {len(reads)} array(s) back to the host ({', '.join(reads[:3])}): the "
+                    f"update ran on NumPy copies, as the NumPy original did, and only the result went back "
+                    f"to JAX. A JAX array is updated with `.at[idx].set/add/multiply`, which returns a new "
+                    f"array where the values are. See {checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html",
+                    "host-transfer")
     checks.assert_close(out, expected(WEIGHTS, BANNED, BOOSTED, DAMPED),
                         what="reweight(weights, banned, boosted, damped)",
                         hint=_what_went_wrong(out, WEIGHTS, BANNED, BOOSTED, DAMPED))

@@ -16,7 +16,7 @@ Task (fix-it): `standardize_columns(x)` gets `x` with its rows split over
 `data_mesh()` and constrains it to a column split, so that after one
 all-to-all each device computes its own columns' mean and std with no
 further communication. It fails instead. Fix the mesh so the constraint can
-steer the compiler; keep the constraint and both signatures.
+steer the compiler; keep the constraint, the jit and both signatures.
 """
 
 import jax

@@ -70,6 +70,8 @@ def _check_program(fn, args, expected, what):
                         f"expected bf16 operands and an f32 result. {DOCS}", "precision")
     if not lines:
         checks.fail(f"{what}: the lowered HLO has no dot_general. {DOCS}", "wrong-tool")
+    # Called on arrays, it runs what its trace shows: no cast of the operands op by op beside it.
+    checks.assert_called_as_traced(fn, *args, what=what, program=program, nothing_else=True)
 
 
 def test_project_accumulates_in_float32(exercise):

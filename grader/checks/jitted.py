@@ -210,7 +210,8 @@ def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]]]:
         for eqn in getattr(level, "jaxpr", level).eqns:
             if eqn.primitive.name not in _COMPILED_CALLS:
                 ops.setdefault(eqn.primitive.name, set()).add(_array_sizes(
-                    tuple(getattr(getattr(v, "aval", None), "shape", ())) for v in eqn.invars))
+                    (tuple(getattr(v.aval, "shape", ())), str(getattr(v.aval, "dtype", "")))
+                    for v in eqn.invars if hasattr(v, "aval")))
                 for sub in jax.extend.core.jaxprs_in_params(eqn.params):  # a custom rule's call, run eagerly
                     walk(sub)
             elif _library_call(eqn):
@@ -220,16 +221,17 @@ def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]]]:
     return names, ops
 
 
-def _array_sizes(shapes: Any) -> tuple:
-    """How many values each array operand holds, in order of size (scalars aside): an operation
-    batched with its batch axis elsewhere is the same work, one example's share is not."""
-    return tuple(sorted(math.prod(shape) for shape in shapes if shape))
+def _array_sizes(operands: Any) -> tuple:
+    """How many values each array operand holds, and of which dtype, in order of size (scalars aside):
+    an operation batched with its batch axis elsewhere is the same work, one example's share is not,
+    nor the same operation on operands cast to another dtype first."""
+    return tuple(sorted((math.prod(shape), dtype) for shape, dtype in operands if shape))
 
 
 def _shown_op(held: frozenset[str] | None, signature: Any, ops: dict[str, set[tuple]]) -> bool:
     """Whether an eager program (its primitives, its input types) is one the trace shows: casts and
     moves of any shape (a Python number converted on the way in), or an operation the trace's top level
-    runs on arrays of the same shapes."""
+    runs on arrays of the same shapes and dtypes."""
     if held is None:
         return False
     work = held - RESHAPES
@@ -237,5 +239,5 @@ def _shown_op(held: frozenset[str] | None, signature: Any, ops: dict[str, set[tu
         return True
     if signature is None:
         return work <= ops.keys()
-    sizes = _array_sizes(tuple(shape) for shape, _ in signature)
+    sizes = _array_sizes((tuple(shape), str(dtype)) for shape, dtype in signature)
     return any(sizes in ops.get(name, ()) for name in work)

@@ -116,8 +116,13 @@ def install(report_fd: int, protected: tuple[int, ...], compile_listener: Any = 
 
 def arm(report_fd: int, protected: tuple[int, ...], compile_listener: Any = None) -> None:
     """Install the hook, judging with this module's state (in the private copy `install` made)."""
-    global _report_fd
+    global _report_fd, _INSTALLED, _ARMED_AT
     _report_fd = report_fd
+    import time
+
+    _INSTALLED = tuple(sorted({os.path.realpath(p) + os.sep for p in
+                               (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}))
+    _ARMED_AT = time.time()
     protected_fds = frozenset(protected)
     _note_frame_readers()
     from grader.checks.compiles import compile_body_reader, is_eager
@@ -237,6 +242,28 @@ _FROM_GRADER = {SUBMISSION_FILE: _note_file, SUBMISSION_NAMESPACE: _note_namespa
                 REFUSE: _refusal}
 
 
+# Where the installed interpreter, its libraries and the environment's packages live, and when the hook
+# was armed: a native extension loaded from elsewhere, or written there since, is the submission's own.
+_INSTALLED: tuple[str, ...] = ()
+_ARMED_AT = 0.0
+
+
+def _foreign_native(path: str) -> bool:
+    """Whether an extension module about to load (its file `path`) is not one installed before the
+    subject started: outside the interpreter's and the environment's folders, or changed since."""
+    import importlib.machinery
+
+    if not path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        return False
+    real = os.path.realpath(path)
+    if not real.startswith(_INSTALLED):
+        return True
+    try:
+        return os.stat(real).st_mtime > _ARMED_AT
+    except OSError:
+        return True
+
+
 def _is_judged(event: str) -> bool:
     return event in _JUDGED_EVENTS or event.startswith(tuple(_FROM_SUBMISSION_PREFIXES))
 
@@ -251,6 +278,9 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         top = name.split(".")[0]
         if top in _REFUSED_IMPORTS and not _from_grader():
             return f"imports {name}, which an exercise never needs (the grader and the test framework)"
+        if len(args) > 1 and isinstance(args[1], str) and _foreign_native(args[1]):
+            return (f"loads native code from a file of its own ({os.path.basename(args[1])}), which an exercise "
+                    f"never needs: compiled code can undo everything the grader watches")
         return ""
     if event == "open":
         target = args[0] if args else None
