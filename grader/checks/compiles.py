@@ -289,19 +289,6 @@ def clear_caches() -> None:
         where.run(jax.clear_caches)
 
 
-def held_programs() -> int:
-    """How many compiled programs are alive where this runs once JAX's caches are emptied: programs
-    compiled ahead of time and kept (a `jax.stages.Compiled` made at import, stashed anywhere), which
-    a call runs without compiling anything a count could see."""
-    import gc
-
-    from jax.extend import backend
-
-    jax.clear_caches()
-    gc.collect()
-    return len(backend.get_backend().live_executables())
-
-
 RECOMPILE_CAUSES = (
     "each compile means JAX traced again because something its cache keys on changed: "
     "an input shape or dtype, a Python int/float switching (weak types), the value of a "

@@ -15,7 +15,7 @@ import jax
 import jax.extend
 
 from grader.checks import site
-from grader.checks.compiles import JAX_DIR, clear_caches, count_compiles, held_programs
+from grader.checks.compiles import JAX_DIR, clear_caches, count_compiles
 from grader.checks.core import DOCS, fail
 from grader.checks.dataflow import RESHAPES
 from grader.checks.hostreads import host_reads
@@ -137,13 +137,13 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
                          if isinstance(a, jax.Array) else a, args)  # the call may donate them
     clear_caches()
     where = site.current()
-    held = where.run(held_programs) if where is not None else 0  # a learner's own run keeps the check's
-    if held:
-        fail(f"{what}: {held} compiled program(s) are kept where the exercise runs, outside JAX's caches "
-             f"(a jax.jit(...).lower(...).compile() kept, at import or in an earlier call): a call can run "
-             f"one without compiling anything, whatever its trace shows. Calling the function must run "
-             f"the programs its trace dispatches, compiled as they are called; keep no compiled "
-             f"executables. See {DOCS}/aot.html", "not-jitted")
+    ahead = where.compiled_ahead_of_time() if where is not None else []  # the grader's record, not the call's
+    if ahead:
+        fail(f"{what}: the exercise compiled {', '.join(sorted(set(ahead))[:3])} ahead of time "
+             f"(.lower(...).compile(), at import or in an earlier call): a kept compiled program runs "
+             f"without compiling anything, whatever the function's trace shows. Calling the function must "
+             f"run the programs its trace dispatches, compiled as they are called. See {DOCS}/aot.html",
+             "not-jitted")
     with count_compiles() as log, (host_reads() if nothing_else else contextlib.nullcontext([])) as reads:
         jax.block_until_ready(fn(*fresh, **kwargs))
     # A program the call ran that holds a callback has the host take the values itself (a print, a record).

@@ -50,6 +50,10 @@ class Session(Outgoing, Incoming):
         self.envelope: set[int] = set()  # ids of the containers of the request being sent
         self.plain_types: set[type] = set()  # kinds `_refer` never refers (see Encoder.plain)
         self.refused: list[str] = []  # refusals seen, for the review flag
+        # Programs the learner compiled ahead of time (`.lower().compile()`), by the exercise file being
+        # checked then: a kept `jax.stages.Compiled` runs later without any compile a count could see.
+        self.exercise = ""
+        self.ahead_of_time: dict[str, list[str]] = {}
 
     # --- the process ---------------------------------------------------------------------------------
 
@@ -175,8 +179,10 @@ class Session(Outgoing, Incoming):
         if effects.get("compiles"):
             from grader.checks import compiles
 
-            compiles.note_compiles([(str(name), bool(eager), _signature(sig), _body(body))
-                                    for name, eager, sig, body in effects["compiles"]])
+            records = [(str(name), bool(eager), _signature(sig), _body(body)) for name, eager, sig, body in effects["compiles"]]
+            compiles.note_compiles(records)
+            self.ahead_of_time.setdefault(self.exercise, []).extend(
+                name for name, eager, _, body in records if not eager and body is None)
         for index in effects.get("deleted", []):
             obj = memo.get(int(index))
             if isinstance(obj, jax.Array) and not obj.is_deleted():

@@ -65,6 +65,7 @@ def load(session: Session, path: str, label: str) -> RemoteModule:
     failures as the plugin reports them."""
     # Each check starts with the subject's settings as the examiner's are (a check's fixtures restore
     # them between checks, as they would in one process).
+    session.exercise = path  # what compiles from now on are filed under
     found = session.request("load", path=path, label=label, **session.context(full=True))
     if "failure" in found:
         code, message = found["failure"]
@@ -116,6 +117,9 @@ class RemoteSite:
         # Sent by value the first time, the array becomes the subject's own from then on: later calls
         # hand the subject that very buffer, so donating it is seen here too.
         return list(self.session.request("pointers", arrays=[array])[0])
+
+    def compiled_ahead_of_time(self) -> list[str]:
+        return list(self.session.ahead_of_time.get(self.session.exercise, ()))
 
     def run_in_processes(self, exercise_file: str, function: str, what: str, options: dict) -> Any:
         # One launch per file, function and options, remembered here: several checks of an exercise
