@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import types
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -62,19 +63,25 @@ def is_eager(frame: Any) -> bool:
 
 
 def _jax_primitive_program(fun: Any) -> bool:
-    """Whether `fun` is the function JAX jits to apply one primitive eagerly (dispatch's `prim_fun`)."""
-    code = getattr(fun, "__code__", None)
+    """Whether `fun` is the function JAX jits to apply one primitive eagerly (dispatch's `prim_fun`).
+    A plain function only: nothing else is asked for an attribute (the witness judges with this, and
+    an object's own attribute could run the submission's code there)."""
+    if type(fun) is not types.FunctionType:
+        return False
+    code = fun.__code__
     return code is not None and code.co_filename == _DISPATCH_FILE and code.co_name == "prim_fun"
 
 
 def _jax_own_jitted(fun: Any) -> bool:
     """Whether `fun` is the body of one of JAX's own module-level jitted functions (`jnp.sqrt` is
     `jit(sqrt)`), not a function the caller jitted itself (`jax.jit(jnp.mean)` is the caller's)."""
-    code = getattr(fun, "__code__", None)
-    if code is None or not code.co_filename.startswith(_JAX_SRC):
+    if type(fun) is not types.FunctionType or not fun.__code__.co_filename.startswith(_JAX_SRC):
         return False
-    module = sys.modules.get(getattr(fun, "__module__", None) or "")
-    wrapper = getattr(module, getattr(fun, "__name__", ""), None)
+    module_name, name = fun.__module__, fun.__name__
+    if type(module_name) is not str or type(name) is not str:
+        return False
+    module = sys.modules.get(module_name)
+    wrapper = vars(module).get(name) if type(module) is types.ModuleType else None
     for _ in range(3):  # a custom_jvp (jax.nn.relu) wraps the jitted function in turn
         if isinstance(wrapper, jax.numpy.ufunc):  # jnp.add: a ufunc object around `jit(add)`
             wrapper = wrapper._func

@@ -132,17 +132,24 @@ def arm(report_fd: int, protected: tuple[int, ...], compile_listener: Any = None
 
     def hook(event: str, args: tuple) -> None:
         if event == witnessed:  # the witness's records live here, out of the submission's reach
-            if len(args) == 3 and type(args[2]) is list and not args[2]:
+            # Exact types: an operation that is a str subclass could answer one comparison one way and
+            # the next another.
+            if len(args) == 3 and type(args[0]) is str and type(args[1]) is tuple and type(args[2]) is list \
+                    and not args[2]:
                 if args[0] == "compiled":  # judged on the raiser's own stack, read by the hook alone
-                    _state.busy = True
+                    _state.busy = True  # only while the hook reads frames itself
                     try:
-                        if not genuine(frame_of(1)):
-                            _refuse(report_fd, "raised the grader's compile event itself, as no compile of "
-                                               "JAX's does, which an exercise never needs")
-                        record = args[1][0] if type(args[1]) is tuple and args[1] else ()
-                        args[2].append(ledger.compiled(frame_of(1), record if type(record) is tuple else ()))
+                        raiser = frame_of(1)
+                        chain = genuine(raiser)
                     finally:
                         _state.busy = False
+                    if not chain:
+                        _refuse(report_fd, "raised the grader's compile event itself, as no compile of "
+                                           "JAX's does, which an exercise never needs")
+                    record = args[1][0] if args[1] else ()
+                    # Not busy: an object of the submission's that the judgement touches (a jitted
+                    # callable's attributes) runs judged, as anywhere.
+                    args[2].append(ledger.compiled(raiser, record if type(record) is tuple else ()))
                     return
                 args[2].append(ledger.answer(args[0], args[1]))
             return
@@ -249,19 +256,18 @@ _ARMED_AT = 0.0
 
 
 def _foreign_native(path: str) -> bool:
-    """Whether an extension module about to load (its file `path`) is not one installed before the
-    subject started: outside the interpreter's and the environment's folders, or changed since."""
-    import importlib.machinery
-
-    if not path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-        return False
+    """Whether a library about to load as an extension module (its file `path`, whatever its name
+    ends with: the import machinery's event for a dynamic load names no search path) is not one
+    installed before the subject started: outside the interpreter's and the environment's folders, or
+    written, linked or touched since (a file's change time, which no call sets back)."""
     real = os.path.realpath(path)
     if not real.startswith(_INSTALLED):
         return True
     try:
-        return os.stat(real).st_mtime > _ARMED_AT
+        found = os.stat(real)
     except OSError:
         return True
+    return max(found.st_mtime, found.st_ctime) > _ARMED_AT
 
 
 def _is_judged(event: str) -> bool:
@@ -278,7 +284,7 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         top = name.split(".")[0]
         if top in _REFUSED_IMPORTS and not _from_grader():
             return f"imports {name}, which an exercise never needs (the grader and the test framework)"
-        if len(args) > 1 and isinstance(args[1], str) and _foreign_native(args[1]):
+        if len(args) > 2 and type(args[1]) is str and args[2] is None and _foreign_native(args[1]):
             return (f"loads native code from a file of its own ({os.path.basename(args[1])}), which an exercise "
                     f"never needs: compiled code can undo everything the grader watches")
         return ""
@@ -295,8 +301,10 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
         name = args[1] if len(args) > 1 else ""
         if name in _WATCHED_ATTRIBUTES and (_from_submission() or _on_a_thread_of_its_own()):
             return _WATCHED_ATTRIBUTES[name]
-        if name == "__code__" and args and id(args[0]) in swapped_functions and _from_submission(_CODE_READERS):
-            return f"reads the code of {args[0].__name__} while a check has it swapped (to tell a swap from a call)"
+        if name == "__code__" and args and id(args[0]) in swapped_functions and (
+                _from_submission(_CODE_READERS) or _on_a_thread_of_its_own()):
+            return (f"reads the code of {args[0].__name__}, which the grader has pointed elsewhere (a function "
+                    f"a check swapped, to tell a swap from a call, or one of the grader's own watches)")
         return ""
     if event == "object.__setattr__":
         name = args[1] if len(args) > 1 else ""
@@ -313,7 +321,8 @@ def _judge(event: str, args: tuple, protected: frozenset[int]) -> str:
     if why is None:
         why = next((text for prefix, text in _FROM_SUBMISSION_PREFIXES.items() if event.startswith(prefix)), None)
     if why in _ON_ITS_BEHALF:  # by any library on the submission's behalf (subprocess, multiprocessing, pty;
-        return why if _submission_on_stack() else ""  # functools.singledispatch calling ctypes for it)
+        # functools.singledispatch calling ctypes for it; a thread whose target is ctypes itself)
+        return why if _submission_on_stack() or _on_a_thread_of_its_own() else ""
     if why and _from_submission():
         return why
     return ""
