@@ -50,23 +50,18 @@ def host_reads() -> Iterator[list[str]]:
     where = site.current()
     if where is not None:  # the reads happen where the exercise runs
         seen: list[str] = []
-        start = where.run(start_host_reads)  # the block's place in the witness's record, kept here
+        block = where.run(start_host_reads)  # the block's key and place in the witness's record, kept here
         try:
             yield seen
         finally:
-            seen.extend(where.run(stop_host_reads, start))
+            seen.extend(where.run(stop_host_reads, block))
         return
     seen = []
-    start = start_host_reads()
+    block = start_host_reads()
     try:
         yield seen
     finally:
-        seen.extend(stop_host_reads(start))
-
-
-# The probe's own state. The reads it notes are the witness's (grader.runtime.witness), which keeps
-# them where the submission cannot reach: under the grader, in the audit hook's private copy.
-_HOST_READS: dict[str, Any] = {"original": None, "restore": [], "start": 0}
+        seen.extend(stop_host_reads(block))
 
 # jaxlib's entries that hand out an array's memory, written in C: one held from before a block (taken
 # at import) could not be watched, so each is wrapped once, before any submission code runs, in a
@@ -146,22 +141,21 @@ def _cached_value_getter() -> types.FunctionType | None:
     return getter if isinstance(getter, types.FunctionType) else None
 
 
-def start_host_reads() -> int:
-    """Note every read of an array's values to the host from now on (but the grader's own).
+def start_host_reads() -> tuple[int, int]:
+    """Note every read of an array's values to the host from now on (but the grader's own); returns
+    the block's key and its place in the witness's record, for `stop_host_reads`.
 
     Each function of `_read_functions` keeps its identity and has its code pointed at a trampoline
     that notes the read (as `checks.swap_function` does), so a reference taken before the block
-    (`type(x)._value.fget`, `x.unsafe_buffer_pointer` held at import) is watched too."""
+    (`type(x)._value.fget`, `x.unsafe_buffer_pointer` held at import) is watched too. What puts each
+    one back is handed to the witness, under a key only the block's caller gets: nothing the
+    submission can reach ends the watch early."""
     from jax._src import array
 
-    impl = array.ArrayImpl
-    if _HOST_READS["original"] is not None:
-        return int(_HOST_READS["start"])
     from grader.runtime import witness
 
+    impl = array.ArrayImpl
     install_entries()  # in this process, where no subject did it first
-    _HOST_READS["original"] = impl
-    _HOST_READS["start"] = start = witness.start_host_reads()
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
 
     libraries, trusted = _library_folders(), _trusted_folders()  # bound once: a read happens often
@@ -195,7 +189,7 @@ def start_host_reads() -> int:
             return value
         return watched
 
-    restore = _HOST_READS["restore"] = []
+    restore = []
     for function in _read_functions():
         restore.append(_point_at(function, watching))
     cached = _cached_value_getter()
@@ -208,7 +202,7 @@ def start_host_reads() -> int:
         getbuffer = ctypes.c_void_p.from_address(slot).value
         ctypes.c_void_p.from_address(slot).value = None  # NumPy then asks __array__, which reads _value
         restore.append(lambda: setattr(ctypes.c_void_p.from_address(slot), "value", getbuffer))
-    return start
+    return witness.start_host_reads(restore)
 
 
 def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], None]:
@@ -231,16 +225,13 @@ def _point_at(function: types.FunctionType, watching: Callable) -> Callable[[], 
     return put_back
 
 
-def stop_host_reads(start: int = 0) -> list[str]:
-    """End the block; the reads noted since `start` (what `start_host_reads` returned)."""
+def stop_host_reads(block: Any = (0, 0)) -> list[str]:
+    """End the block `start_host_reads` returned (its key and place): the watch is put back and the
+    reads noted since are returned."""
     from grader.runtime import witness
 
-    if _HOST_READS["original"] is not None:
-        for undo in reversed(_HOST_READS["restore"]):
-            undo()
-        _HOST_READS["restore"] = []
-        _HOST_READS["original"] = None
-    return [str(read) for read in witness.host_reads_since(int(start))]
+    key, start = block
+    return [str(read) for read in witness.stop_host_reads(int(key), int(start))]
 
 
 # CPython's type object up to `tp_as_buffer`, on a 64-bit build without reference tracing: the

@@ -26,6 +26,7 @@ grader's listener as JAX compiles (see engine.remote.audit).
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -148,10 +149,11 @@ def compiles_since(cursor: int) -> tuple:
     return _ask("compiles since", (cursor,))
 
 
-def start_host_reads() -> int:
-    """Where the host reads of a `host_reads` block start in the witness's record (kept by the
-    block: an event raised by hand cannot move it)."""
-    return _ask("host reads start", ())
+def start_host_reads(restore: list) -> tuple[int, int]:
+    """A `host_reads` block starts: the witness keeps what puts the watch back (`restore`, called in
+    reverse order when the block stops) under a key it draws, and returns (that key, where the
+    block's reads start in its record), for the block's caller alone."""
+    return _ask("host reads start", (_tuple(restore),))
 
 
 def note_host_read(array: Any, description: str) -> None:
@@ -160,9 +162,10 @@ def note_host_read(array: Any, description: str) -> None:
     _ask("host read", (array, description))
 
 
-def host_reads_since(cursor: int) -> list[str]:
-    """The host reads noted from `cursor` on, in order, once per array."""
-    return _ask("host reads since", (cursor,))
+def stop_host_reads(key: int, cursor: int) -> list[str]:
+    """The block with this key stops (its watch put back; a wrong key puts nothing back): the host
+    reads noted from `cursor` on, in order, once per array."""
+    return _ask("host reads stop", (key, cursor))
 
 
 def compile_counts() -> tuple[int, int]:
@@ -194,6 +197,7 @@ class Ledger:
         self.compile_records: list = []  # what the grader's listener saw of each, in order, for good
         self.reads: list = []  # (id, description) of each host read noted, in order, for good
         self.holding: list = []  # the arrays read since the last block started: their ids stay theirs
+        self.blocks: dict[int, tuple] = {}  # key -> what puts a host_reads block's watch back
 
     def compiled(self, frame: Any, record: tuple) -> None:
         """One compile event, raised under `frame` (the compile's own stack: whoever raised it cannot
@@ -233,12 +237,17 @@ class Ledger:
         if operation == "compiles since":
             return _tuple(self.compile_records[_cursor(payload[0] if payload else 0):])
         if operation == "host reads start":
+            key = _int_from(_urandom(8), "big")
+            self.blocks[key] = _tuple(payload[0]) if payload and _type(payload[0]) is _tuple else ()
             self.holding = []
-            return _len(self.reads)
+            return key, _len(self.reads)
         if operation == "host read":
             return self.host_read(payload)
-        if operation == "host reads since":
-            return self.host_reads_since(payload[0] if payload else 0)
+        if operation == "host reads stop":
+            key = payload[0] if payload and _type(payload[0]) is int else None
+            for undo in reversed(self.blocks.pop(key, ())):
+                undo()
+            return self.host_reads_since(payload[1] if _len(payload) > 1 else 0)
         if operation in ("watch", "run", "runs"):
             return self._watched(operation, payload)
         if operation == "start":
@@ -390,6 +399,7 @@ def _jax_internals() -> tuple:
 
 
 _len, _type, _any, _all, _list, _getattr, _id = len, type, any, all, list, getattr, id
+_int_from, _urandom = int.from_bytes, os.urandom
 
 
 _TIMELINE_OPERATIONS = frozenset({"call", "read", "reads", "lower", "compile", "attribute", "lowered_attribute"})

@@ -47,7 +47,6 @@ from grader.engine.remote.audit import REFUSE
 # name is still watched (rebinding it is a change), the container's contents are not.
 _CHANGING = {
     ("grader.checks.compiles", "_OPEN_LOGS"): "the count_compiles blocks open now",
-    ("grader.checks.hostreads", "_HOST_READS"): "host_reads' probe, from one request to a later one",
     ("grader.checks.hostreads", "BUFFER_PROTOCOL_WATCHED"): "whether NumPy's reads can be watched, found on first use",
     ("grader.checks.programs", "_RUNS"): "the jitted runner of each program a check runs",
     ("grader.runtime.worker", "_WORKERS"): "the helper process of each device count",
