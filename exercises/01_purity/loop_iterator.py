@@ -10,8 +10,9 @@ Docs: https://docs.jax.dev/en/latest/control-flow.html
       https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html
 
 Task (fix-it): `sum_of_squares(values)` should return the sum of the squares
-of a 1-D array, as one loop (not unrolled into one step per element) that
-also works under jax.jit.
+of a 1-D array, as one loop run by JAX (not unrolled into one step per
+element, not Python's over values copied to NumPy) that also works under
+jax.jit.
 """
 
 from jax import lax

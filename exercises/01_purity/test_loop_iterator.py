@@ -13,7 +13,9 @@ def test_sums_every_square_in_one_loop(exercise):
     values = jnp.asarray(VALUES)
     expected = float(np.sum(VALUES ** 2))
     first_only = float(len(VALUES) * VALUES[0] ** 2)
-    got = exercise.sum_of_squares(values)
+    got = checks.call_on_device(exercise.sum_of_squares, values, what="sum_of_squares(values)",
+                                why="The loop is JAX's (lax.fori_loop, lax.scan): a Python loop over NumPy copies "
+                                    "runs on the host, and under jax.jit it has no values to iterate.")
     hint = ("The answer is len(values) times the first square: the body read the same element on every "
             "iteration. The loop body is traced once, so Python state it advances (an iterator, a "
             "counter) is read once; each iteration's element must come from what JAX passes the body."

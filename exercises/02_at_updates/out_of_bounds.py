@@ -12,7 +12,8 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html
       https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing
 
 Task (fill-in): write the three functions below. Each must also work under
-jax.jit with its index arguments traced; keep the names and signatures.
+jax.jit with its index arguments traced, and never copy values to NumPy;
+keep the names and signatures.
 """
 
 import jax.numpy as jnp

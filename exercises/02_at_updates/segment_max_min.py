@@ -12,7 +12,8 @@ Task (fill-in): `segment_max_min(values, segment_ids)` returns `(maxes, mins)`,
 two float arrays of shape (NUM_SEGMENTS,): the largest and the smallest value
 of each segment `0..NUM_SEGMENTS-1` (segment ids are in range, in any order).
 An empty segment's max is -inf and its min +inf. It must work under jax.jit,
-with a traced program that does not grow with the number of values.
+with a traced program that does not grow with the number of values, and on
+the arrays where they are: no copy of the values to NumPy.
 """
 
 import jax.numpy as jnp

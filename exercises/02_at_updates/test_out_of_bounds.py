@@ -17,6 +17,8 @@ AT_DOCS = f"{checks.DOCS}/_autosummary/jax.numpy.ndarray.at.html"
 TRACE_ERRORS = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
                 jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError,
                 IndexError, TypeError)
+AT_WHY = ("The out-of-bounds modes of `.at[...]` (mode=\"fill\", \"clip\", \"drop\") work on JAX arrays where "
+          "they are; NumPy copies and NumPy's indexing rules are not the task's.")
 
 
 def embedded(ids, table=TABLE):
@@ -98,7 +100,8 @@ def _window_went_wrong(out, start):
 
 def test_embed_gives_zero_rows_past_the_end(exercise):
     ids = np.array([0, 2, 4, 1, 9, 3])
-    out = exercise.embed(jnp.asarray(TABLE), jnp.asarray(ids))
+    out = checks.call_on_device(exercise.embed, jnp.asarray(TABLE), jnp.asarray(ids), what="embed(table, ids)",
+                                why=AT_WHY)
     checks.assert_close(out, embedded(ids), what=f"embed(table, {ids.tolist()}) with a 4-row table",
                         hint=_embed_went_wrong(out, ids))
 
@@ -111,14 +114,16 @@ def test_embed_gives_zero_rows_for_negative_ids(exercise):
 
 
 def test_deposit_clamps_into_the_last_cell(exercise):
-    out = exercise.deposit(jnp.asarray(GRID), jnp.asarray(CELLS), jnp.asarray(AMOUNTS))
+    out = checks.call_on_device(exercise.deposit, jnp.asarray(GRID), jnp.asarray(CELLS), jnp.asarray(AMOUNTS),
+                                what="deposit(grid, cells, amounts)", why=AT_WHY)
     checks.assert_close(out, deposited(), what=f"deposit(grid, {CELLS.tolist()}, amounts) with a 5-cell grid",
                         hint=_deposit_went_wrong(out))
 
 
 def test_write_window_drops_what_falls_off_the_end(exercise):
     for start in (0, 3, 6, 8):
-        out = exercise.write_window(jnp.asarray(BUFFER), start, jnp.asarray(CHUNK))
+        out = checks.call_on_device(exercise.write_window, jnp.asarray(BUFFER), start, jnp.asarray(CHUNK),
+                                    what="write_window(buffer, start, chunk)", why=AT_WHY)
         checks.assert_close(out, written(start), what=f"write_window(arange(8), {start}, {CHUNK.tolist()})",
                             hint=_window_went_wrong(out, start))
 

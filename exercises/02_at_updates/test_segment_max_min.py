@@ -46,7 +46,8 @@ def _what_went_wrong(out, values, segment_ids):
 def check(exercise, values, segment_ids, fn=None, what="segment_max_min", hint=""):
     fn = fn or exercise.segment_max_min
     try:
-        out = fn(jnp.asarray(values), jnp.asarray(segment_ids))
+        out = checks.call_on_device(fn, jnp.asarray(values), jnp.asarray(segment_ids), what=what,
+                                    why="The same scatter exists on JAX arrays, in .at[...].max/.min.")
     except (jax.errors.NonConcreteBooleanIndexError, jax.errors.ConcretizationTypeError,
             jax.errors.TracerBoolConversionError, jax.errors.TracerIntegerConversionError) as error:
         checks.fail(f"{what} cannot be traced ({type(error).__name__}): it picks the values of each segment "

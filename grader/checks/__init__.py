@@ -40,7 +40,7 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - devices: `handed_mesh` (a mesh whose blocks a mesh of the learner's own would misplace),
   `assert_on_devices`, `assert_sharding`, `assert_replicated`, `assert_split_over_devices`,
   `assert_donated` (buffer identity), `host_reads` (values read back to the host: printing
-  included), `on_devices` (rerun a check with another device count)
+  included), `call_on_device` (a call that may read none back), `on_devices` (rerun a check with another device count)
 - prng: `no_key_reuse`, `assert_keys_used_once` (seen through key_data), `assert_draws` (enough
   independent values drawn), `assert_not_rearranged` (no value a shuffled or negated copy of
   another), `assert_keys_not_from_draws` (keys derived from the key given)
@@ -57,6 +57,7 @@ from grader.checks.compiles import (COMPILE_EVENT, RECOMPILE_CAUSES, CompileLog,
                                     assert_one_program, assert_reuses_program, clear_caches, count_compiles,
                                     max_traces)
 from grader.checks.core import DOCS, FAILURE_CODES, KataFailure, fail, sentence, short
+from grader.checks.hostreads import call_on_device
 from grader.checks.devices import (assert_donated, assert_on_devices, assert_replicated, assert_sharding,
                                    assert_split_over_devices, handed_mesh, host_reads, lowered_donations, on_devices,
                                    within_seconds)
@@ -91,7 +92,7 @@ __all__ = [
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses", "assert_real_valued",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding", "both_ways",
-    "assert_split_over_devices", "assert_uses", "handed_mesh", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles", "exported_text",
+    "assert_split_over_devices", "assert_uses", "call_on_device", "handed_mesh", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles", "exported_text",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "keep_untouched", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
     "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",

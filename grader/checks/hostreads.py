@@ -63,6 +63,21 @@ def host_reads() -> Iterator[list[str]]:
     finally:
         seen.extend(stop_host_reads(block))
 
+def call_on_device(fn: Callable, *args: Any, what: str, why: str = "", **kwargs: Any) -> Any:
+    """`fn(*args)`, called on arrays with every read of an array's values back to the host watched: a
+    call that copies its inputs to NumPy, computes there and hands only the result back to JAX fails,
+    whatever its values (the honest answer's work stays in JAX's arrays). Returns what it returned."""
+    __tracebackhide__ = True
+    from grader.checks.core import fail, sentence
+
+    with host_reads() as reads:
+        out = fn(*args, **kwargs)
+    if reads:
+        fail(sentence(f"{what} read {len(reads)} array(s) back to the host ({', '.join(reads[:3])}): the "
+                      f"work ran on NumPy copies, and only the result went back to JAX.", why), "host-transfer")
+    return out
+
+
 # jaxlib's entries that hand out an array's memory, written in C: one held from before a block (taken
 # at import) could not be watched, so each is wrapped once, before any submission code runs, in a
 # Python function whose code a block points elsewhere (`install_entries`). The owner is ArrayImpl's
@@ -158,11 +173,13 @@ def start_host_reads() -> tuple[int, int]:
     install_entries()  # in this process, where no subject did it first
     inside = threading.local()  # a read made by a read (a sharded array's shards) is that one read
 
-    libraries, trusted = _library_folders(), _trusted_folders()  # bound once: a read happens often
+    # Bound once, when the block starts: a read happens often, and a list the submission could reach
+    # (the protocol's folders) must not decide, changed for the length of a call, whose a read is.
+    libraries, trusted, protocol = _library_folders(), _trusted_folders(), site.protocol_folders()
 
     def note(self: Any, frame: Any, read_by_the_grader: Any = _read_by_the_grader,
              noted: Any = witness.note_host_read, /) -> None:
-        if not read_by_the_grader(frame, libraries, trusted):
+        if not read_by_the_grader(frame, libraries, trusted, protocol):
             noted(self, f"{self.dtype}{list(self.shape)}")  # kept by the witness, once per array
 
     def watching(still_original: Callable) -> Callable:
@@ -278,7 +295,8 @@ def _trusted_folders() -> tuple[str, ...]:
             os.path.dirname(os.path.abspath(os.__file__)), "<frozen ")
 
 
-def _read_by_the_grader(frame: Any, libraries: tuple[str, ...], trusted: tuple[str, ...]) -> bool:
+def _read_by_the_grader(frame: Any, libraries: tuple[str, ...], trusted: tuple[str, ...],
+                        protocol: tuple[str, ...]) -> bool:
     """Whether the read comes from the grader's protocol (sending a result back): the first caller
     outside JAX and NumPy is the grader's wire code, not a submission's print or float(), and no code
     but the grader's, JAX's, NumPy's and the standard library's is on the stack around it (the
@@ -288,7 +306,7 @@ def _read_by_the_grader(frame: Any, libraries: tuple[str, ...], trusted: tuple[s
             return False
         filename = frame.f_code.co_filename
         if not filename.startswith(libraries) and not filename.startswith("<"):
-            return site.is_protocol(filename) and _only_trusted_code_from(frame.f_back, trusted)
+            return bool(protocol) and filename.startswith(protocol) and _only_trusted_code_from(frame, trusted)
         frame = frame.f_back
     return False
 

@@ -56,6 +56,12 @@ def is_protocol(filename: str) -> bool:
     return filename.startswith(tuple(_protocol_folders)) if _protocol_folders else False
 
 
+def protocol_folders() -> tuple[str, ...]:
+    """The folders `add_protocol_folder` named, as they are now (a copy: bound by a watch when it
+    starts, so a folder added later, by anyone, changes nothing it judges)."""
+    return tuple(_protocol_folders)
+
+
 def current() -> Site | None:
     """The site the exercise runs in, or None when it is imported into this process."""
     return _current
