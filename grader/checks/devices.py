@@ -42,17 +42,19 @@ def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint:
 
 
 def handed_mesh(shape: tuple[int, ...], names: tuple[str, ...], **kwargs: Any) -> jax.sharding.Mesh:
-    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in an order
-    drawn afresh each time (never JAX's own, nor its reverse, where there are more than two). A
-    function that builds a mesh of its own instead of using the one it is handed (by any fixed recipe)
-    then lays its blocks out on other devices, which `assert_sharding(mesh=)` sees."""
+    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in a shuffled
+    order (never JAX's own, nor its reverse, where there are more than two), the same in every run
+    and mode, so that a learner's own run and the grader's judge alike. A function that builds a mesh
+    of its own instead of using the one it is handed then lays its blocks out on other devices, which
+    `assert_sharding(mesh=)` sees; one that copies this recipe from the grader's source is not seen."""
     import random
 
     devices = jax.devices()
     order = list(range(len(devices)))[::-1]
     fixed = (sorted(order), sorted(order, reverse=True))
+    shuffle = random.Random(len(devices)).shuffle
     while len(order) > 2 and order in fixed:
-        random.SystemRandom().shuffle(order)  # where the check runs: nothing the exercise can replay
+        shuffle(order)
     return jax.make_mesh(shape, names, devices=[devices[i] for i in order], **kwargs)
 
 
