@@ -50,9 +50,10 @@ SLIPS = [
     # P() on a mesh over every device: the spec copies, the mesh is right.
     ("sharding-2:mutant_replicated", "test_each_device_holds_its_own_block_of_rows",
      ["mesh already spans all", "P() copies"], ["build the mesh over every device"]),
-    # An own 1-D mesh under the caller's 2-D one: block 0 is on device 0 either way; the block size differs.
+    # An own 1-D mesh under the caller's 2-D one, whose devices are shuffled: block 0 lands elsewhere.
     ("explicit-1:mimic_own_mesh", "test_other_mesh_axes_hold_copies",
-     ["each block holds 1 row where", "gives each block 2"], ["puts it on device 0"]),
+     ["a mesh of your own", "the first block of rows sits on device 0 where the caller's mesh puts it"],
+     ["puts it on device 0"]),
     # The equality is there, written the other way round: the symbolic dimension must stand alone on the left.
     ("export-3:mutant_reversed_equality", "test_exports_one_artefact_for_every_even_row_count",
      ["alone on the left", "'b == 2*k'"], ["an equality constraint that defines it"]),

@@ -59,9 +59,9 @@ def _layout_difference(out: jax.Array, want: NamedSharding) -> str:
 
 
 def test_rows_are_split_over_the_callers_mesh(exercise):
-    # The caller's mesh lists the devices in reverse: a mesh built inside shard_batch does not.
+    # The caller's mesh lists the devices shuffled: a mesh built inside shard_batch does not.
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("data",), devices=jax.devices()[::-1])
+    mesh = checks.handed_mesh((n,), ("data",))
     out = _placed_under(exercise, mesh, 2 * n, "with jax.set_mesh(mesh): shard_batch(x)")
     _on_the_callers_mesh(out, mesh, "shard_batch(x)")
     if str(jax.typeof(out)) != f"float32[{2 * n}@data,{COLUMNS}]":
@@ -73,7 +73,7 @@ def test_rows_are_split_over_the_callers_mesh(exercise):
 def check_two_axis_mesh(exercise) -> None:
     """Module level so on_devices can rerun it: a (n/2, 2) mesh whose 'model' axis holds copies."""
     n = jax.device_count()
-    mesh = jax.make_mesh((n // 2, 2), ("data", "model"))
+    mesh = checks.handed_mesh((n // 2, 2), ("data", "model"))
     out = _placed_under(exercise, mesh, n, "with jax.set_mesh(2-D mesh): shard_batch(x)")
     _on_the_callers_mesh(out, mesh, "shard_batch(x) on a ('data', 'model') mesh")
     checks.assert_sharding(out, what="shard_batch(x) on a ('data', 'model') mesh", shard_shape=(2, COLUMNS),

@@ -42,11 +42,13 @@ def assert_on_devices(x: Any, devices: set[Any] | list[Any], *, what: str, hint:
 
 
 def handed_mesh(shape: tuple[int, ...], names: tuple[str, ...], **kwargs: Any) -> jax.sharding.Mesh:
-    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s, its devices in a shuffled
-    order (never JAX's own, nor its reverse, where there are more than two), the same in every run
-    and mode, so that a learner's own run and the grader's judge alike. A function that builds a mesh
-    of its own instead of using the one it is handed then lays its blocks out on other devices, which
-    `assert_sharding(mesh=)` sees; one that copies this recipe from the grader's source is not seen."""
+    """A mesh for a check to hand the learner's function: `jax.make_mesh`'s axes and axis types, its
+    devices in a shuffled order (with more than two devices, never JAX's own nor its reverse), the
+    same in every run and mode, so that a learner's own run and the grader's judge alike. The order
+    is kept as drawn on every platform (`make_mesh` would sort GPU and TPU devices back). A function
+    that builds a mesh of its own instead of using the one it is handed then lays its blocks out on
+    other devices, which `assert_sharding(mesh=)` sees; one that copies this recipe from the grader's
+    source is not seen."""
     import random
 
     devices = jax.devices()
@@ -55,7 +57,8 @@ def handed_mesh(shape: tuple[int, ...], names: tuple[str, ...], **kwargs: Any) -
     shuffle = random.Random(len(devices)).shuffle
     while len(order) > 2 and order in fixed:
         shuffle(order)
-    return jax.make_mesh(shape, names, devices=[devices[i] for i in order], **kwargs)
+    axis_types = jax.make_mesh(shape, names, **kwargs).axis_types
+    return jax.sharding.Mesh(np.array([devices[i] for i in order]).reshape(shape), names, axis_types=axis_types)
 
 
 def assert_sharding(x: jax.Array, *, what: str, spec: Any = None, shard_shape: tuple[int, ...] | None = None,

@@ -281,7 +281,7 @@ class Server(Translation, Requests):
     @contextlib.contextmanager
     def _captured(into: dict):
         """What the call printed and warned, into `into` as plain text, running none of the submission's
-        code on the way (a warning's text is read only from JAX's and Python's own warning classes)."""
+        code on the way (a warning's text is read only from Python's own warning classes)."""
         capture = Capture()
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = capture.out, capture.err
