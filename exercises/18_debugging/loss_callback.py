@@ -15,7 +15,9 @@ Task (fix-it): `sgd_step(w, x, y)` must hand its loss to `record_loss` on
 every call, with the loss's value, and stay compiled once; mapped with
 jax.vmap over a batch of data sets, it must record every data set's loss.
 Call `record_loss` through a host callback inside the program:
-`jax.debug.callback` (or an unordered `jax.experimental.io_callback`).
+`jax.debug.callback` (or an unordered `jax.experimental.io_callback`), and
+keep `jax.pure_callback` out of the step: JAX may drop, repeat or batch a
+pure callback, so none may carry a side effect.
 """
 
 import jax

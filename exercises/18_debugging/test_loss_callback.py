@@ -81,14 +81,16 @@ def test_records_the_loss_on_every_call_compiled_once(exercise):
 
 def test_callback_is_part_of_the_program(exercise):
     has, program = _program_has_callback(exercise)
+    if program.has("pure_callback"):  # beside a callback for effects too: the task keeps them out
+        which = "program holds a pure_callback beside its other callbacks" if has else \
+            "only callback is a pure_callback"
+        checks.fail(f"sgd_step's {which}: JAX treats a pure callback as a pure function of its inputs, "
+                    f"so one whose result nothing uses is removed from the compiled program, and under "
+                    f"transformations it may run more or fewer times. Recording a value is a side "
+                    f"effect: record the loss through a callback meant for side effects, and keep pure "
+                    f"callbacks out of the step. See {DEBUGGING}", "wrong-tool")
     if has:
         return
-    if program.has("pure_callback"):
-        checks.fail(f"sgd_step's only callback is a pure_callback: JAX treats it as a pure function of "
-                    f"its inputs, so one whose result nothing uses is removed from the compiled "
-                    f"program, and under transformations it may run more or fewer times. Recording "
-                    f"a value is a side effect: use a callback meant for side effects. See {DEBUGGING}",
-                    "wrong-tool")
     checks.fail(f"sgd_step's traced program holds no callback "
                 f"({', '.join(sorted(set(program.primitives())))}), so the loss is recorded, if at "
                 f"all, by Python around or while tracing the program. Called from inside a bigger "
