@@ -20,6 +20,14 @@ def _raw_from_split():
     return jax.random.split(jax.random.PRNGKey(0))[1]
 
 
+def _draws(keys):
+    """Three normals from each key of a batch (raw or typed), in the batch's shape."""
+    keys = jnp.asarray(keys)
+    typed = keys if jnp.issubdtype(keys.dtype, jax.dtypes.prng_key) else jax.random.wrap_key_data(keys)
+    flat = typed.reshape(-1)
+    return jax.vmap(lambda k: jax.random.normal(k, (3,)))(flat).reshape(typed.shape + (3,))
+
+
 def test_to_typed_makes_typed_keys(exercise):
     cases = ((jax.random.PRNGKey(3), ()), (jax.random.split(jax.random.PRNGKey(0), 4), (4,)),
              (jax.random.split(jax.random.PRNGKey(1), 6).reshape(2, 3, 2), (2, 3)))
@@ -34,6 +42,10 @@ def test_to_typed_makes_typed_keys(exercise):
                            "can wrap raw data as typed keys, keeping the same bits."
                            if raw_back else "Wrap the data as typed keys, keeping every leading axis."),
                         "untyped-key" if raw_back else "wrong-shape")
+        checks.assert_close(_draws(out), _draws(jax.random.wrap_key_data(raw)),
+                            what=f"draws from each key of to_typed(raw keys of shape {raw.shape})",
+                            hint="Every key in the batch keeps its own bits: wrap the whole array of "
+                                 "data, each pair of words becoming the key at its place.")
 
 
 def test_to_typed_continues_the_same_random_stream(exercise):
@@ -53,6 +65,10 @@ def test_to_raw_gives_the_uint32_data(exercise):
     checks.assert_shape_dtype(exercise.to_raw(keys), (4, 2), np.uint32, what="to_raw(4 typed keys)")
     grid = jax.random.split(jax.random.key(1), 6).reshape(2, 3)
     checks.assert_shape_dtype(exercise.to_raw(grid), (2, 3, 2), np.uint32, what="to_raw(typed keys of shape (2, 3))")
+    for typed, what in ((keys, "to_raw(4 typed keys)"), (grid, "to_raw(typed keys of shape (2, 3))")):
+        checks.assert_close(_draws(exercise.to_raw(typed)), _draws(typed), what=f"draws from each key of {what}",
+                            hint="Every key in the batch gives its own data, at its place: unwrap the "
+                                 "whole array of keys at once.")
 
 
 def test_round_trip_keeps_the_stream(exercise):

@@ -9,7 +9,11 @@ Docs: https://docs.jax.dev/en/latest/automatic-differentiation.html
 
 Task (fill-in): for `g(x, y) = x**2 + y`, write `dg_dx(x, y)` (∂g/∂x = 2x),
 `dg_dy(x, y)` (∂g/∂y = 1) and `dg_both(x, y)` (the tuple `(∂g/∂x, ∂g/∂y)`),
-each with jax.grad on `g`.
+each a derivative JAX takes of `g` itself: jax.grad with argnums is the tool
+this kata teaches. (The checks swap in another `g`, so a derivative worked out
+by hand fails. For scalar arguments, forward mode, jax.jvp with a tangent of
+1, gives the same numbers at the same cost and is accepted too; reverse mode's
+edge shows with many inputs, in grad-4.)
 """
 
 import jax

@@ -10,8 +10,11 @@ Docs: https://docs.jax.dev/en/latest/automatic-differentiation.html
       https://docs.jax.dev/en/latest/pytrees.html
 
 Task (fill-in): for the linear model below, write `loss_grads(params, x, y)`
-(the gradient of `loss` with respect to `params`, same structure) and
-`sgd_step(params, x, y, lr)` (new params, `p - lr * grad` for every leaf).
+(the gradient of `loss` with respect to `params`, same structure, in one
+reverse-mode pass as jax.grad takes it: forward mode, one pass per parameter
+entry, costs as many passes as there are entries, and the checks weigh the work)
+and `sgd_step(params, x, y, lr)` (new params, `p - lr * grad` for every leaf of
+any params pytree: dicts, lists and tuples, however nested).
 """
 
 import jax

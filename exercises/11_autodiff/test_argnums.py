@@ -52,11 +52,11 @@ def test_differentiates_g_itself(exercise):
                                 jnp.float32(x), jnp.float32(y))
     for name in ("dg_dx", "dg_dy", "dg_both"):
         checks.assert_real_valued(checks.program_of(getattr(exercise, name), jnp.float32(x), jnp.float32(y), what=name),
-                                  what=f"{name}(x, y)", why="Each partial must come from jax.grad of g.")
+                                  what=f"{name}(x, y)", why="Each partial must be a derivative JAX takes of g (jax.grad).")
     want = (y**3, 3 * x * y**2, (y**3, 3 * x * y**2))
     for how, got in outs.items():
         checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),
                               want, what=f"(dg_dx, dg_dy, dg_both)(x, y) {how}", swapped="g", rtol=1e-6,
-                              atol=1e-6, hint="Each partial must come from jax.grad of g, not from the "
-                                              "derivative worked out by hand.",
+                              atol=1e-6, hint="Each partial must be a derivative JAX takes of g (jax.grad "
+                                              "with argnums), not one worked out by hand.",
                               shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")

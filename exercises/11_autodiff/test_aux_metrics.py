@@ -72,6 +72,24 @@ def test_model_runs_once_per_call(exercise):
                     f"pass can give both: with has_aux=True, jax.grad differentiates the loss and "
                     f"returns the metrics computed on the way.", "repeated-work")
 
+    # A jitted loss_and_metrics is called once in Python however often its program runs: the
+    # program says how often the forward pass is in it. `marked` computes one sine per pass (its
+    # derivative, in the backward pass, is a cosine).
+    def marked(params, x, y):
+        prediction = x @ params["w"] + params["b"]
+        return jnp.mean(jnp.sin(prediction) * y), {"mae": jnp.mean(jnp.abs(prediction)),
+                                                     "max_error": jnp.max(prediction)}
+
+    params, x, y = _inputs()  # 5 examples: shapes no jit cache holds a program of the original for
+    with checks.swap_function(exercise, "loss_and_metrics", marked):
+        program = checks.program_of(exercise.grads_and_metrics, params, x[:5], y[:5], what="grads_and_metrics")
+    passes = len(program.find("sin"))
+    if passes > 1:
+        checks.fail(f"grads_and_metrics's program runs loss_and_metrics' forward pass {passes} times (a "
+                    f"jitted function called twice is traced once, and still runs twice); one forward "
+                    f"pass can give both: with has_aux=True, jax.grad differentiates the loss and returns "
+                    f"the metrics computed on the way.", "repeated-work")
+
 
 def _expected(params, x, y):
     error = x @ params["w"] + params["b"] - y

@@ -63,6 +63,35 @@ def test_gradient_matches_finite_differences(exercise):
                              "`loss` with respect to params (argument 0) with jax.grad.")
 
 
+def test_gradient_costs_one_backward_pass(exercise):
+    # Reverse mode pulls the loss's one output back through the model once, creating a few arrays
+    # the size of params, x and y (about 900 elements here). Forward mode pushes one direction per
+    # parameter entry (264 here), one after another or at once (jacfwd): about 600,000.
+    rng = np.random.default_rng(5)
+    x, y = rng.standard_normal((6, 32)).astype(np.float32), rng.standard_normal((6, 8)).astype(np.float32)
+    params = {"w": rng.standard_normal((32, 8)).astype(np.float32), "b": np.zeros(8, np.float32)}
+    inputs = (jax.tree.map(jnp.asarray, params), jnp.asarray(x), jnp.asarray(y))
+    program = checks.program_of(exercise.loss_grads, *inputs, what="loss_grads")
+    checks.assert_computes(program, jax.grad(_loss_like_the_model)(*inputs), what="loss_grads(params, x, y)",
+                           rtol=1e-4, atol=1e-5)
+    entries = sum(v.size for v in params.values())
+    if program.has("while"):
+        checks.fail("loss_grads computes the gradient in a while loop, whose trip count its program does "
+                    "not show, so the passes it makes cannot be weighed: take it with jax.grad, one "
+                    "reverse-mode pass.", "wrong-tool")
+    work, limit = program.work(), 10 * (entries + x.size + y.size)
+    if work > limit:
+        checks.fail(f"loss_grads creates {work} array elements in all for the gradient of a scalar loss "
+                    f"over {entries} parameter entries; one reverse-mode pass creates under {limit}. It "
+                    f"pushes one direction per entry (forward mode: jax.jvp or jax.jacfwd), at once or "
+                    f"one after another. jax.grad pulls the loss's single output back once, whatever the "
+                    f"number of parameters. See {checks.DOCS}/notebooks/autodiff_cookbook.html", "wrong-tool")
+
+
+def _loss_like_the_model(params, x, y):  # the stub's loss, as the check's own reference
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
 def test_sgd_step_updates_every_leaf_downhill(exercise):
     # New params come back; the caller's params dict stays as it was.
     new = checks.assert_not_mutated(exercise.sgd_step, _params(), jnp.asarray(X), jnp.asarray(Y), LR,
@@ -105,14 +134,14 @@ def test_follows_loss_for_any_params_tree(exercise):
     # ... then a nested tree: every leaf, however deep.
     params = {"w": rng.standard_normal((3, 2)).astype(np.float32),
               "b": rng.standard_normal(2).astype(np.float32),
-              "extra": {"scale": rng.standard_normal(2).astype(np.float32)}}
+              "extra": [{"scale": rng.standard_normal(2).astype(np.float32)}]}
 
     def another(params, x, y):
         return (0.5 * jnp.sum(params["w"] ** 2) + jnp.mean(x) * jnp.sum(params["b"])
-                + jnp.sum(params["extra"]["scale"] ** 3) / 3)
+                + jnp.sum(params["extra"][0]["scale"] ** 3) / 3)
 
     want = {"w": params["w"], "b": np.full(2, X.mean(), np.float32),
-            "extra": {"scale": params["extra"]["scale"] ** 2}}
+            "extra": [{"scale": params["extra"][0]["scale"] ** 2}]}
     tree = jax.tree.map(jnp.asarray, params)
     with checks.swap_function(exercise, "loss", another):
         for how, grads in checks.both_ways(exercise.loss_grads, tree, jnp.asarray(X), jnp.asarray(Y)).items():
@@ -124,7 +153,7 @@ def test_follows_loss_for_any_params_tree(exercise):
         try:
             news = checks.both_ways(exercise.sgd_step, tree, jnp.asarray(X), jnp.asarray(Y), LR)
         except (TypeError, KeyError, ValueError) as error:
-            checks.fail(f"sgd_step failed on params with a nested dict (params['extra']['scale']): "
+            checks.fail(f"sgd_step failed on params nested in a dict and a list (params['extra'][0]['scale']): "
                         f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}. "
                         f"The update must reach every leaf of params, however deeply nested, without "
                         f"naming the leaves.", "wrong-shape")

@@ -15,7 +15,8 @@ Docs: https://docs.jax.dev/en/latest/custom_pytrees.html
 
 Task (fill-in): write the two functions registered below, so a Gaussian goes
 through jit, grad and vmap: children `mean` then `log_std`, keyed by their
-attribute names; `name` is the auxiliary data. Keep the class and names.
+attribute names; `name` is the auxiliary data; unflatten stores the children
+it is handed as they are, converting nothing. Keep the class and names.
 """
 
 import jax

@@ -87,6 +87,16 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
                     f"unflatten converts or checks its children, but JAX and tree utilities rebuild a node "
                     f"from whatever the leaves are at that point (shapes, None, ShapeDtypeStructs, "
                     f"placeholder objects, tracers): it must store them as they are. {DOCS}", "not-pytree")
+    # ... and here, half-precision copies: unflatten keeps the very arrays, dtype and all.
+    halves = []
+    halved = jax.tree.map(lambda leaf: halves.append(np.asarray(leaf).astype(np.float16)) or halves[-1], g)
+    held = (getattr(halved, "mean", None), getattr(halved, "log_std", None))
+    if not all(h is want for h, want in zip(held, halves)):
+        checks.fail(f"jax.tree.map(to float16, g) gave a Gaussian holding "
+                    f"{[getattr(h, 'dtype', type(h).__name__) for h in held]}, not the two float16 arrays "
+                    f"the leaf function returned: unflatten converted its children. A node holds whatever "
+                    f"its leaves become (another dtype, tracers, batched values); store them as they are. "
+                    f"{DOCS}", "not-pytree")
 
 
 def test_through_jit_with_the_name_static(exercise):

@@ -40,6 +40,8 @@ def _params(kernel, other):
         # "kernel" higher up the path: every leaf below it is a kernel's part.
         "experts": {"kernel": [kernel((2, 2)), kernel((2,))]},
         "embedding": other((5, 3)),
+        # Keys whose text holds "kernel" without being it: only a key compared whole tells them apart.
+        "enc.kernel": other((2,)), "['kernel']": other((2,)), "kernel/0": other((2,)),
         "step": other((), np.int32),
     }
 
@@ -75,8 +77,8 @@ def test_decay_only_leaves_keyed_kernel(exercise):
     checks.assert_close(got, want, rtol=1e-6, what="decay_kernels(params, 0.1)",
                         hint="Decide by the keys on each leaf's path: a key named exactly 'kernel' (a dict "
                              "key or an attribute of a registered class) anywhere on it, not only the last "
-                             "one. 'kernel_scale' and 'kernels' are other names, and a leaf's shape says "
-                             "nothing about its role.")
+                             "one. 'kernel_scale', 'kernels' and 'enc.kernel' are other names (compare each key "
+                             "whole, not the path's text), and a leaf's shape says nothing about its role.")
     for (path, leaf), original in zip(jax.tree_util.tree_flatten_with_path(got)[0], jax.tree.leaves(params)):
         if np.asarray(leaf).dtype != np.asarray(original).dtype:
             checks.fail(f"decay_kernels(params, 0.1){jax.tree_util.keystr(path)} came back as "

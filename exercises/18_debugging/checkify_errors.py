@@ -15,7 +15,8 @@ Docs: https://docs.jax.dev/en/latest/debugging/checkify_guide.html
 
 Task (fill-in): `checked(f)` returns a function `run(*args)` that runs `f`
 compiled with jax.jit (once for calls with the same shapes), checked for
-out-of-bounds indexing, NaNs and f's own checkify.check calls; `run` raises
+out-of-bounds indexing, NaNs and f's own checkify.check calls (at least
+those three: a wider set such as checkify.all_checks is fine); `run` raises
 the error found, if any, and otherwise returns f's output.
 """
 

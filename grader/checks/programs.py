@@ -383,6 +383,21 @@ class Program:
         return [tuple(np.shape(c)) for c in consts
                 if not isinstance(c, jax.Array) and np.size(c) >= min_size]
 
+    def work(self) -> int:
+        """Elements of every array the program creates, nested jaxprs included, a scan's body once per
+        step: what its passes cost, whether they run at once (vmap) or one after another (an unrolled
+        Python loop, lax.map). A while loop's body counts once, its trip count not being in the
+        program: a check that weighs work asks `has("while")` first."""
+        def count(jaxpr: Any, times: int) -> int:
+            total = 0
+            for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
+                total += times * sum(math.prod(v.aval.shape) for v in eqn.outvars if hasattr(v.aval, "shape"))
+                inner = times * int(eqn.params["length"]) if eqn.primitive.name == "scan" else times
+                total += sum(count(sub, inner) for sub in jax.extend.core.jaxprs_in_params(eqn.params))
+            return total
+
+        return count(self.jaxpr, 1)
+
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
         included (per iteration): what the program must hold in memory at once, at least."""
