@@ -21,6 +21,7 @@ def _assert_cheap_mode(fn, x, expected, *, what, mode, other):
     program = checks.program_of(fn, jnp.asarray(x), what=what)
     checks.assert_computes(program, expected, what=f"{what}(x)", rtol=1e-4, atol=1e-5)
     checks.assert_real_valued(program, what=f"{what}(x)", why=f"Build it with {mode}.")
+    checks.assert_no_callbacks(program, what=f"{what}(x)")  # work done on the host weighs nothing here
     if program.has("while"):
         checks.fail(f"{what} builds the Jacobian in a while loop, whose trip count its program does not "
                     f"show, so the passes it makes cannot be weighed: build it with {mode}, which "

@@ -76,11 +76,13 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
 
 
-def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False) -> dict[int, np.ndarray]:
+def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False,
+              keys: bool = False) -> dict[int, np.ndarray]:
     """The values of the program's variables whose ids are in `wanted` (results of equations at any call
     depth, loop and branch bodies excepted), the program run on `inputs` where the check runs; empty if
     it cannot be run this way. `mapped`: a shard_map's body is run too, and a value inside it comes back
-    as every device's, stacked on a new first axis."""
+    as every device's, stacked on a new first axis. `keys`: a key comes back as its data (else a key
+    among the values leaves none: a caller that would run code on them wants keys, not their words)."""
     found: dict[int, Any] = {}
 
     def keep(var: Any, value: Any) -> None:
@@ -90,7 +92,7 @@ def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False) 
     def values(consts: list, args: list) -> dict[int, Any]:
         found.clear()
         _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep, wanted if mapped else None)
-        return dict(found)
+        return {k: _key_data(v) for k, v in found.items()} if keys else dict(found)
 
     try:
         return {k: np.asarray(v) for k, v in jax.jit(values)(list(closed.consts), list(inputs)).items()}
@@ -312,7 +314,33 @@ def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any], mapped: bool = 
                                        for v in eqn.outvars)]
 
 
+def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any]) -> list[Any]:
+    """Those of `eqns` whose results stay the same when the program's inputs are nudged (keys folded
+    with a constant: another stream) while its outputs move: work beside the computation, kept at a
+    value nothing moves (a loop whose carry starts at 0 and is multiplied each step, added to a result
+    computed without it). Empty when the outputs do not move, or the program cannot be run this way."""
+    jaxpr = getattr(closed, "jaxpr", closed)
+    outs = {id(v) for v in jaxpr.outvars if not isinstance(v, jax.extend.core.Literal)}
+    wanted = {id(v) for eqn in eqns for v in eqn.outvars} | outs
+    moved_inputs = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
+    first, second = values_of(closed, inputs, wanted, keys=True), values_of(closed, moved_inputs, wanted, keys=True)
+    if not any(k in first and k in second and _moved(first[k], second[k]) for k in outs):
+        return []
+    return [eqn for eqn in eqns if all(id(v) in first and id(v) in second
+                                       and np.array_equal(first[id(v)], second[id(v)], equal_nan=True)
+                                       for v in eqn.outvars)]
+
+
+def _key_data(value: Any) -> Any:
+    """A key's data (uint32 words), any other value as it is: what NumPy can hold."""
+    return jax.random.key_data(value) if jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key) else value
+
+
 def _nudged_like(x: Any) -> Any:
-    """An input nudged, placed as it was (a shard_map asks its operands for the sharding it names)."""
+    """An input nudged, placed as it was (a shard_map asks its operands for the sharding it names); a
+    key folded with a constant, which starts another stream."""
+    if isinstance(x, jax.Array) and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key):
+        nudged = jax.random.wrap_key_data(jax.random.key_data(x) ^ np.uint32(0x9E3779B9), impl=jax.random.key_impl(x))
+        return jax.device_put(nudged, x.sharding)
     nudged = _nudged(np.asarray(x))
     return jax.device_put(nudged, x.sharding) if isinstance(x, jax.Array) else nudged

@@ -20,7 +20,8 @@ import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.dataflow import grown_tables, reaches_otherwise, takes_inputs
-from grader.checks.nudges import loops_copying, outputs_follow, outputs_follow_constants, unmoved_by_inputs
+from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, still_while_outputs_move,
+                                  unmoved_by_inputs)
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -273,7 +274,9 @@ class Program:
         results replaced by other values, the program returns the same values (a decoy folded in as
         `+ jnp.minimum(decoy, 0)` with a decoy never negative, or under a `where` that always picks
         the other side), nor a loop whose step only hands on the values it is given (its carry or its
-        element, unchanged: a loop passing through a result computed beside it)."""
+        element, unchanged: a loop passing through a result computed beside it), nor a loop whose
+        results stay as they are when the inputs move (keys too: another stream) while the outputs
+        move (a carry starting at 0, multiplied each step, added to a result computed without it)."""
         found = self._linked(names)
         if found and self.out_tree is not None and self.inputs is not None and not any(
                 isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
@@ -290,6 +293,11 @@ class Program:
             if loops:
                 copying = loops_copying(self.jaxpr, self.inputs, loops, before)
                 found = [eqn for eqn in found if id(eqn) not in copying]
+                # A loop kept at a value nothing moves (a carry from 0, multiplied each step) while
+                # the outputs move with the inputs: a decoy beside the work, however it is folded in.
+                kept = [eqn for eqn in found if eqn.primitive.name in ("scan", "while")]
+                still = {id(eqn) for eqn in still_while_outputs_move(self.jaxpr, self.inputs, kept)}
+                found = [eqn for eqn in found if id(eqn) not in still]
         return found
 
     def follows_constants(self, picked: Callable[[np.ndarray], bool]) -> bool | None:
