@@ -81,8 +81,9 @@ def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False,
     """The values of the program's variables whose ids are in `wanted` (results of equations at any call
     depth, loop and branch bodies excepted), the program run on `inputs` where the check runs; empty if
     it cannot be run this way. `mapped`: a shard_map's body is run too, and a value inside it comes back
-    as every device's, stacked on a new first axis. `keys`: a key comes back as its data (else a key
-    among the values leaves none: a caller that would run code on them wants keys, not their words)."""
+    as every device's, stacked on a new first axis. `keys`: a key comes back as its data, to be
+    compared (without it a program whose wanted values hold a key shows none: callers that run code
+    on the values want keys, not their words)."""
     found: dict[int, Any] = {}
 
     def keep(var: Any, value: Any) -> None:
@@ -314,11 +315,13 @@ def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any], mapped: bool = 
                                        for v in eqn.outvars)]
 
 
-def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any]) -> list[Any]:
-    """Those of `eqns` whose results stay the same when the program's inputs are nudged (keys folded
-    with a constant: another stream) while its outputs move: work beside the computation, kept at a
-    value nothing moves (a loop whose carry starts at 0 and is multiplied each step, added to a result
-    computed without it). Empty when the outputs do not move, or the program cannot be run this way."""
+def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any], before: Callable[[], list]) -> list[Any]:
+    """Those of `eqns` whose results the outputs follow stay the same when the program's inputs are
+    nudged (keys folded with a constant: another stream) while its outputs move: work beside the
+    computation, kept at a value nothing moves (a loop whose carry starts at 0 and is multiplied each
+    step, added to a result computed without it), whatever else it computes that the outputs do not
+    follow (a key it splits, draws it drops). An equation whose results are all keys is taken to
+    work. Empty when the outputs do not move, or the program cannot be run this way."""
     jaxpr = getattr(closed, "jaxpr", closed)
     outs = {id(v) for v in jaxpr.outvars if not isinstance(v, jax.extend.core.Literal)}
     wanted = {id(v) for eqn in eqns for v in eqn.outvars} | outs
@@ -326,9 +329,14 @@ def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any]) -> list[
     first, second = values_of(closed, inputs, wanted, keys=True), values_of(closed, moved_inputs, wanted, keys=True)
     if not any(k in first and k in second and _moved(first[k], second[k]) for k in outs):
         return []
-    return [eqn for eqn in eqns if all(id(v) in first and id(v) in second
-                                       and np.array_equal(first[id(v)], second[id(v)], equal_nan=True)
-                                       for v in eqn.outvars)]
+    still = []
+    for eqn in eqns:
+        judged = [k for k, v in enumerate(eqn.outvars) if not jax.dtypes.issubdtype(v.aval.dtype, jax.dtypes.prng_key)]
+        moved = [k for k in judged if id(eqn.outvars[k]) not in first or id(eqn.outvars[k]) not in second
+                 or not np.array_equal(first[id(eqn.outvars[k])], second[id(eqn.outvars[k])], equal_nan=True)]
+        if judged and not any(outputs_follow(closed, inputs, before, {id(eqn)}, only={k}) for k in moved):
+            still.append(eqn)
+    return still
 
 
 def _key_data(value: Any) -> Any:

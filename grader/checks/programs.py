@@ -275,8 +275,9 @@ class Program:
         `+ jnp.minimum(decoy, 0)` with a decoy never negative, or under a `where` that always picks
         the other side), nor a loop whose step only hands on the values it is given (its carry or its
         element, unchanged: a loop passing through a result computed beside it), nor a loop whose
-        results stay as they are when the inputs move (keys too: another stream) while the outputs
-        move (a carry starting at 0, multiplied each step, added to a result computed without it)."""
+        followed results stay as they are when the inputs move (keys too: another stream) while the
+        outputs move (a carry starting at 0, multiplied each step, added to a result computed without
+        it, beside a key the loop splits)."""
         found = self._linked(names)
         if found and self.out_tree is not None and self.inputs is not None and not any(
                 isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
@@ -296,7 +297,7 @@ class Program:
                 # A loop kept at a value nothing moves (a carry from 0, multiplied each step) while
                 # the outputs move with the inputs: a decoy beside the work, however it is folded in.
                 kept = [eqn for eqn in found if eqn.primitive.name in ("scan", "while")]
-                still = {id(eqn) for eqn in still_while_outputs_move(self.jaxpr, self.inputs, kept)}
+                still = {id(eqn) for eqn in still_while_outputs_move(self.jaxpr, self.inputs, kept, before)}
                 found = [eqn for eqn in found if id(eqn) not in still]
         return found
 
