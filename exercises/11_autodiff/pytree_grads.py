@@ -10,9 +10,10 @@ Docs: https://docs.jax.dev/en/latest/automatic-differentiation.html
       https://docs.jax.dev/en/latest/pytrees.html
 
 Task (fill-in): for the linear model below, write `loss_grads(params, x, y)`
-(the gradient of `loss` with respect to `params`, same structure, in one
-reverse-mode pass as jax.grad takes it: forward mode, one pass per parameter
-entry, costs as many passes as there are entries, and the checks weigh the work)
+(the gradient of `loss` with respect to `params`, same structure, at the cost
+of one reverse-mode pass, as jax.grad takes it over the whole tree: forward
+mode, one pass per parameter entry, for some leaves or all, costs as many
+passes as entries, and the checks weigh the work)
 and `sgd_step(params, x, y, lr)` (new params, `p - lr * grad` for every leaf of
 any params pytree: dicts, lists and tuples, however nested).
 """

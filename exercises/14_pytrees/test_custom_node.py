@@ -57,6 +57,12 @@ def _guard(what, thunk):
                     f"which the treedef keeps and jit treats as static. {DOCS}", "not-pytree")
 
 
+def _same(held, made):
+    """held is what the leaf function made, unconverted: its type, dtype and values."""
+    return (type(held) is type(made) and getattr(held, "dtype", None) == getattr(made, "dtype", None)
+            and np.array_equal(np.asarray(held), np.asarray(made)))
+
+
 def test_flattens_to_mean_and_log_std_and_back(exercise):
     g = exercise.Gaussian(MEAN, LOG_STD, "prior")
     leaves, treedef = jax.tree.flatten(g)
@@ -87,16 +93,19 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
                     f"unflatten converts or checks its children, but JAX and tree utilities rebuild a node "
                     f"from whatever the leaves are at that point (shapes, None, ShapeDtypeStructs, "
                     f"placeholder objects, tracers): it must store them as they are. {DOCS}", "not-pytree")
-    # ... and here, half-precision copies: unflatten keeps the very arrays, dtype and all.
-    halves = []
-    halved = jax.tree.map(lambda leaf: halves.append(np.asarray(leaf).astype(np.float16)) or halves[-1], g)
-    held = (getattr(halved, "mean", None), getattr(halved, "log_std", None))
-    if not all(h is want for h, want in zip(held, halves)):
-        checks.fail(f"jax.tree.map(to float16, g) gave a Gaussian holding "
-                    f"{[getattr(h, 'dtype', type(h).__name__) for h in held]}, not the two float16 arrays "
-                    f"the leaf function returned: unflatten converted its children. A node holds whatever "
-                    f"its leaves become (another dtype, tracers, batched values); store them as they are. "
-                    f"{DOCS}", "not-pytree")
+    # ... and here, what other leaf functions return: arrays of another dtype, Python numbers, lists.
+    for made_of, leaf_fn in (("float16 arrays", lambda a: np.asarray(a).astype(np.float16)),
+                             ("Python floats", lambda a: float(np.asarray(a).sum())),
+                             ("Python lists", lambda a: np.asarray(a).tolist())):
+        made = []
+        mapped = jax.tree.map(lambda leaf: made.append(leaf_fn(leaf)) or made[-1], g)
+        held = (getattr(mapped, "mean", None), getattr(mapped, "log_std", None))
+        if not all(_same(h, want) for h, want in zip(held, made)):
+            checks.fail(f"a leaf function returning {made_of} gave a Gaussian holding "
+                        f"{[type(h).__name__ + (f' {h.dtype}' if hasattr(h, 'dtype') else '') for h in held]}, "
+                        f"not the two values it returned as they were: unflatten converted its children. A node holds "
+                        f"whatever its leaves become (another dtype, numbers, tracers, batched values); "
+                        f"store them as they are. {DOCS}", "not-pytree")
 
 
 def test_through_jit_with_the_name_static(exercise):

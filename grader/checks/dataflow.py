@@ -68,6 +68,31 @@ def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool
     return walk(jaxpr, {id(v): i for i, v in enumerate(jaxpr.invars)})[0]
 
 
+def handed_on(closed: Any, wanted: set[int]) -> list[bool]:
+    """For each of the program's outputs, whether it is a result of an equation whose id is in
+    `wanted` (at any call depth), handed on through moves, slices and calls' bodies only, or joined
+    (concatenated) with the program's inputs as they came in: never computed with on the way."""
+
+    def walk(jaxpr: Any, came: dict[int, str]) -> list[str | None]:
+        for eqn in jaxpr.eqns:
+            sub = eqn.params.get(CALLS.get(eqn.primitive.name, ""))
+            ins = [came.get(id(v)) if _operand(v) else None for v in eqn.invars]
+            if id(eqn) in wanted:
+                came.update((id(v), "result") for v in eqn.outvars)
+            elif sub is not None:
+                inner = getattr(sub, "jaxpr", sub)
+                outs = walk(inner, {id(i): mark for i, mark in zip(inner.invars, ins) if mark})
+                came.update((id(v), mark) for v, mark in zip(eqn.outvars, outs) if mark)
+            elif (_keeps_every_value(eqn) or eqn.primitive.name in ("slice", "dynamic_slice")) and ins and ins[0]:
+                came[id(eqn.outvars[0])] = ins[0]
+            elif eqn.primitive.name == "concatenate" and all(ins) and "result" in ins:
+                came[id(eqn.outvars[0])] = "result"
+        return [came.get(id(v)) if _operand(v) else None for v in jaxpr.outvars]
+
+    jaxpr = getattr(closed, "jaxpr", closed)
+    return [mark == "result" for mark in walk(jaxpr, {id(v): "input" for v in jaxpr.invars})]
+
+
 def grown_tables(closed: Any, min_size: int) -> list[Any]:
     """The equations, calls' bodies included, that compute (not merely move or cast) an array of at
     least `min_size` values out of inputs, constants and literals all smaller than that: a table

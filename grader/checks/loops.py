@@ -12,6 +12,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, fail, sentence
+from grader.checks.dataflow import handed_on
 from grader.checks.jitted import assert_called_as_traced
 from grader.checks.nudges import values_of
 from grader.checks.programs import Program, assert_computes, program_of
@@ -195,6 +196,23 @@ def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") ->
                       f"whatever the values: a fori_loop in a while_loop's clothing, with the late steps "
                       f"masked out. The condition must test what the loop computes.", hint,
                       f"See {DOCS}/_autosummary/jax.lax.while_loop.html"), "wrong-tool")
+
+
+def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
+                        hint: str = "") -> None:
+    """Every output of the program is a result of a loop of these primitives that the outputs follow
+    (`Program.live`), handed on as it came (moved, reshaped, cast or sliced): the loop computed it.
+    A result computed beside the loop, with the loop's own folded in where it cancels (`+ (final -
+    seed - 2 * n)` of a loop that counts up from `seed` by 2), is not the loop's."""
+    __tracebackhide__ = True
+    kept = handed_on(program.jaxpr, {id(eqn) for eqn in program.live(*primitives)})
+    if not all(kept):
+        which = [k for k, ok in enumerate(kept) if not ok]
+        named = "its result" if len(kept) == 1 else f"its output{'s' if len(which) > 1 else ''} {which}"
+        fail(sentence(f"{what}: {named} is not what its {tool} hands back but is computed after it or "
+                      f"beside it, with the loop's result folded in. The task asks {tool} to compute "
+                      f"the result: return what the loop returns (its carry or its stacked outputs), "
+                      f"reshaped or sliced at most.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
 
 
 def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],

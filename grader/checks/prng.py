@@ -18,7 +18,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.programs import Program
+from grader.checks.programs import Program, weighed
 
 RANDOM_DOCS = f"{DOCS}/random-numbers.html"
 
@@ -119,18 +119,7 @@ def drawn_values(program: Program) -> int:
     results its outputs depend on, times the trip count of the scans around them. A draw thrown
     away, or multiplied by zero, does not count."""
     live = {id(eqn) for eqn in program.live("random_bits")}
-
-    def count(jaxpr: Any, times: int) -> int:
-        total = 0
-        for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
-            if eqn.primitive.name == "random_bits" and id(eqn) in live:
-                total += times * math.prod(eqn.outvars[0].aval.shape)
-            inner = times * int(eqn.params.get("length", 1)) if eqn.primitive.name == "scan" else times
-            for sub in jax.extend.core.jaxprs_in_params(eqn.params):
-                total += count(sub, inner)
-        return total
-
-    return count(program.jaxpr, 1)
+    return weighed(program.jaxpr, lambda eqn: math.prod(eqn.outvars[0].aval.shape) if id(eqn) in live else 0)
 
 
 def assert_draws(program: Program, at_least: int, *, what: str, values: str, hint: str = "") -> None:

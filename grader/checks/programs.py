@@ -192,6 +192,16 @@ def _always_zero(jaxpr: Any) -> set[int]:
     return zeros
 
 
+def weighed(jaxpr: Any, weight: Callable[[Any], int], times: int = 1) -> int:
+    """The sum of `weight(eqn)` over every equation, nested ones included, a scan's body once per step."""
+    total = 0
+    for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
+        total += times * weight(eqn)
+        inner = times * int(eqn.params["length"]) if eqn.primitive.name == "scan" else times
+        total += sum(weighed(sub, weight, inner) for sub in jax.extend.core.jaxprs_in_params(eqn.params))
+    return total
+
+
 @dataclass
 class Program:
     """A traced program: `program_of(fn, *args)`.
@@ -392,20 +402,17 @@ class Program:
         return [tuple(np.shape(c)) for c in consts
                 if not isinstance(c, jax.Array) and np.size(c) >= min_size]
 
-    def work(self) -> int:
-        """Elements of every array the program creates, nested jaxprs included, a scan's body once per
-        step: what its passes cost, whether they run at once (vmap) or one after another (an unrolled
-        Python loop, lax.map). A while loop's body counts once, its trip count not being in the
-        program: a check that weighs work asks `has("while")` first."""
-        def count(jaxpr: Any, times: int) -> int:
-            total = 0
-            for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
-                total += times * sum(math.prod(v.aval.shape) for v in eqn.outvars if hasattr(v.aval, "shape"))
-                inner = times * int(eqn.params["length"]) if eqn.primitive.name == "scan" else times
-                total += sum(count(sub, inner) for sub in jax.extend.core.jaxprs_in_params(eqn.params))
-            return total
+    def times(self, *names: str) -> int:
+        """How many times equations of these primitives run: nested jaxprs included, a scan's body once
+        per step (lax.map too), a while loop's body once (its trip count is not in the program)."""
+        return weighed(self.jaxpr, lambda eqn: int(eqn.primitive.name in names))
 
-        return count(self.jaxpr, 1)
+    def work(self) -> int:
+        """Elements of every array the program creates, counted as `times` counts runs: what its
+        passes cost, whether they run at once (vmap) or one after another (an unrolled Python loop,
+        lax.map). A check that weighs work asks `has("while")` first."""
+        return weighed(self.jaxpr, lambda eqn: sum(math.prod(v.aval.shape) for v in eqn.outvars
+                                                   if hasattr(v.aval, "shape")))
 
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
