@@ -74,7 +74,7 @@ def test_model_runs_once_per_call(exercise):
 
     # A jitted loss_and_metrics is called once in Python however often its program runs: the
     # program says how often the forward pass is in it. `marked` computes one sine per pass (its
-    # derivative, in the backward pass, is a cosine).
+    # derivative, in the backward pass, is a cosine) for each of the 5 examples.
     def marked(params, x, y):
         prediction = x @ params["w"] + params["b"]
         return jnp.mean(jnp.sin(prediction) * y), {"mae": jnp.mean(jnp.abs(prediction)),
@@ -83,11 +83,13 @@ def test_model_runs_once_per_call(exercise):
     params, x, y = _inputs()  # 5 examples: shapes no jit cache holds a program of the original for
     with checks.swap_function(exercise, "loss_and_metrics", marked):
         program = checks.program_of(exercise.grads_and_metrics, params, x[:5], y[:5], what="grads_and_metrics")
-    passes = program.times("sin")  # a scan (lax.map) runs its body once per step
+    # One sine per example per pass: a scan (lax.map) runs its body once per step, vmap batches it.
+    passes = program.times("sin", elements=True) // 5
     if passes > 1 or program.has("while"):
         how = "in a while loop" if passes <= 1 else f"{passes} times"
         checks.fail(f"grads_and_metrics's program runs loss_and_metrics' forward pass {how}: a jitted "
-                    f"function called twice, or a loop's body, is traced once and runs each time. One "
+                    f"function called twice, a loop's body or a vmapped one is traced once and runs "
+                    f"each time. One "
                     f"forward pass can give both: with has_aux=True, jax.grad differentiates the loss and "
                     f"returns the metrics computed on the way.", "repeated-work")
 

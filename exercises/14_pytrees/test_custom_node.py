@@ -93,9 +93,11 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
                     f"unflatten converts or checks its children, but JAX and tree utilities rebuild a node "
                     f"from whatever the leaves are at that point (shapes, None, ShapeDtypeStructs, "
                     f"placeholder objects, tracers): it must store them as they are. {DOCS}", "not-pytree")
-    # ... and here, what other leaf functions return: arrays of another dtype, Python numbers, lists.
+    # ... and here, what other leaf functions return: NumPy arrays of any dtype, Python numbers, lists.
     for made_of, leaf_fn in (("float16 arrays", lambda a: np.asarray(a).astype(np.float16)),
+                             ("float32 NumPy arrays", lambda a: np.asarray(a, np.float32) * 2),
                              ("Python floats", lambda a: float(np.asarray(a).sum())),
+                             ("Python ints", lambda a: int(np.asarray(a).size)),
                              ("Python lists", lambda a: np.asarray(a).tolist())):
         made = []
         mapped = jax.tree.map(lambda leaf: made.append(leaf_fn(leaf)) or made[-1], g)

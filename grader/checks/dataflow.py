@@ -68,29 +68,30 @@ def takes_inputs(closed: Any, wanted: set[int], inputs: tuple[int, ...]) -> bool
     return walk(jaxpr, {id(v): i for i, v in enumerate(jaxpr.invars)})[0]
 
 
-def handed_on(closed: Any, wanted: set[int]) -> list[bool]:
-    """For each of the program's outputs, whether it is a result of an equation whose id is in
-    `wanted` (at any call depth), handed on through moves, slices and calls' bodies only, or joined
-    (concatenated) with the program's inputs as they came in: never computed with on the way."""
+def handed_on(closed: Any, wanted: set[int]) -> list[tuple[Any, int] | None]:
+    """For each of the program's outputs, the equation whose id is in `wanted` (at any call depth) and
+    the position of its result that the output is, handed on through moves, slices and calls' bodies
+    only, or joined (concatenated) with the program's inputs as they came in: never computed with on
+    the way. None for an output that is not such a result."""
 
-    def walk(jaxpr: Any, came: dict[int, str]) -> list[str | None]:
+    def walk(jaxpr: Any, came: dict[int, Any]) -> list[Any]:
         for eqn in jaxpr.eqns:
             sub = eqn.params.get(CALLS.get(eqn.primitive.name, ""))
             ins = [came.get(id(v)) if _operand(v) else None for v in eqn.invars]
             if id(eqn) in wanted:
-                came.update((id(v), "result") for v in eqn.outvars)
+                came.update((id(v), (eqn, k)) for k, v in enumerate(eqn.outvars))
             elif sub is not None:
                 inner = getattr(sub, "jaxpr", sub)
                 outs = walk(inner, {id(i): mark for i, mark in zip(inner.invars, ins) if mark})
                 came.update((id(v), mark) for v, mark in zip(eqn.outvars, outs) if mark)
             elif (_keeps_every_value(eqn) or eqn.primitive.name in ("slice", "dynamic_slice")) and ins and ins[0]:
                 came[id(eqn.outvars[0])] = ins[0]
-            elif eqn.primitive.name == "concatenate" and all(ins) and "result" in ins:
-                came[id(eqn.outvars[0])] = "result"
+            elif eqn.primitive.name == "concatenate" and all(ins) and any(mark != "input" for mark in ins):
+                came[id(eqn.outvars[0])] = next(mark for mark in ins if mark != "input")
         return [came.get(id(v)) if _operand(v) else None for v in jaxpr.outvars]
 
     jaxpr = getattr(closed, "jaxpr", closed)
-    return [mark == "result" for mark in walk(jaxpr, {id(v): "input" for v in jaxpr.invars})]
+    return [None if mark == "input" else mark for mark in walk(jaxpr, {id(v): "input" for v in jaxpr.invars})]
 
 
 def grown_tables(closed: Any, min_size: int) -> list[Any]:

@@ -203,16 +203,49 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
     """Every output of the program is a result of a loop of these primitives that the outputs follow
     (`Program.live`), handed on as it came (moved, reshaped, cast or sliced): the loop computed it.
     A result computed beside the loop, with the loop's own folded in where it cancels (`+ (final -
-    seed - 2 * n)` of a loop that counts up from `seed` by 2), is not the loop's."""
+    seed - 2 * n)` of a loop that counts up from `seed` by 2), is not the loop's; nor is one the loop
+    was handed, on the data it ran on: a stacked output equal to a sequence it scanned over, a final
+    carry equal to its start or to the last element scanned (a result computed beside the loop and
+    passed through it, `(a + b) / 2` of two copies)."""
     __tracebackhide__ = True
-    kept = handed_on(program.jaxpr, {id(eqn) for eqn in program.live(*primitives)})
-    if not all(kept):
-        which = [k for k, ok in enumerate(kept) if not ok]
-        named = "its result" if len(kept) == 1 else f"its output{'s' if len(which) > 1 else ''} {which}"
+    origins = handed_on(program.jaxpr, {id(eqn) for eqn in program.live(*primitives)})
+    which = [k for k, origin in enumerate(origins) if origin is None]
+    named = "its result" if len(origins) == 1 else f"its output{'s' if len(which) > 1 else ''} {which}"
+    if which:
         fail(sentence(f"{what}: {named} is not what its {tool} hands back but is computed after it or "
                       f"beside it, with the loop's result folded in. The task asks {tool} to compute "
                       f"the result: return what the loop returns (its carry or its stacked outputs), "
                       f"reshaped or sliced at most.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+    handed = [k for k, origin in enumerate(origins) if _was_handed(program, *origin)]
+    if handed:
+        named = "its result" if len(origins) == 1 else f"its output{'s' if len(handed) > 1 else ''} {handed}"
+        fail(sentence(f"{what}: {named} is what its {tool} was handed, passed through it unchanged on "
+                      f"this data (a sequence it scanned over, or its carry's start): the values were "
+                      f"computed beside the loop. The task asks {tool} to compute them, step by step.",
+                      hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+
+
+def _was_handed(program: Program, eqn: Any, k: int) -> bool:
+    """Whether result `k` of loop `eqn`, on the data the program ran on, equals what the loop was
+    handed: for a scan, a stacked output one of its sequences, a final carry its start or the last
+    element of a sequence; for a while loop, a final carry its start."""
+    params = eqn.params
+    operands = [v for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)]
+    found = values_of(program.jaxpr, program.inputs, {id(v) for v in operands} | {id(eqn.outvars[k])}, keys=True)
+    result = found.get(id(eqn.outvars[k]))
+    if result is None:
+        return False
+    if eqn.primitive.name == "scan":
+        first, n_carry = params["num_consts"], params["num_carry"]
+        starts, sequences = eqn.invars[first:first + n_carry], eqn.invars[first + n_carry:]
+        at = 0 if params.get("reverse") else -1
+        handed = ([found.get(id(v)) for v in sequences] if k >= n_carry else
+                  [found.get(id(v)) for v in starts[k:k + 1]] + [
+                      found[id(v)][at] for v in sequences if found.get(id(v)) is not None and len(found[id(v)])])
+    else:
+        handed = [found.get(id(v)) for v in eqn.invars[params["cond_nconsts"] + params["body_nconsts"]:][k:k + 1]]
+    return any(value is not None and np.shape(value) == np.shape(result) and np.array_equal(value, result)
+               for value in handed)
 
 
 def assert_not_unrolled_over_batch(fn: Callable, make_args: Callable[[int], tuple], batch_sizes: tuple[int, ...],

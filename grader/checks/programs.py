@@ -402,10 +402,12 @@ class Program:
         return [tuple(np.shape(c)) for c in consts
                 if not isinstance(c, jax.Array) and np.size(c) >= min_size]
 
-    def times(self, *names: str) -> int:
+    def times(self, *names: str, elements: bool = False) -> int:
         """How many times equations of these primitives run: nested jaxprs included, a scan's body once
-        per step (lax.map too), a while loop's body once (its trip count is not in the program)."""
-        return weighed(self.jaxpr, lambda eqn: int(eqn.primitive.name in names))
+        per step (lax.map too), a while loop's body once (its trip count is not in the program).
+        `elements`: the values they compute instead, so that runs batched by vmap count too."""
+        return weighed(self.jaxpr, lambda eqn: 0 if eqn.primitive.name not in names else (
+            sum(math.prod(v.aval.shape) for v in eqn.outvars if hasattr(v.aval, "shape")) if elements else 1))
 
     def work(self) -> int:
         """Elements of every array the program creates, counted as `times` counts runs: what its
