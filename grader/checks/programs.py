@@ -192,6 +192,10 @@ def _always_zero(jaxpr: Any) -> set[int]:
     return zeros
 
 
+def _size(eqn: Any) -> int:
+    return sum(math.prod(v.aval.shape) for v in eqn.outvars if hasattr(v.aval, "shape"))
+
+
 def weighed(jaxpr: Any, weight: Callable[[Any], int], times: int = 1) -> int:
     """The sum of `weight(eqn)` over every equation, nested ones included, a scan's body once per step."""
     total = 0
@@ -278,16 +282,12 @@ class Program:
 
     def live(self, *names: str) -> list[Any]:
         """The equations of these primitives whose results the program's outputs depend on, nested ones
-        included. A scan, scatter or checkpoint computed and then thrown away (a decoy beside the real
-        work, which XLA deletes), or multiplied by zero, is not among them; nor, in a program traced
-        with concrete inputs, one whose results the outputs do not follow: run with that equation's
-        results replaced by other values, the program returns the same values (a decoy folded in as
-        `+ jnp.minimum(decoy, 0)` with a decoy never negative, or under a `where` that always picks
-        the other side), nor a loop whose step only hands on the values it is given (its carry or its
-        element, unchanged: a loop passing through a result computed beside it), nor a loop whose
-        followed results stay as they are when the inputs move (keys too: another stream) while the
-        outputs move (a carry starting at 0, multiplied each step, added to a result computed without
-        it, beside a key the loop splits)."""
+        included. Not among them: one thrown away (XLA deletes it) or multiplied by zero; in a program
+        traced with concrete inputs, one whose results the outputs do not follow (run with its results
+        nudged, the program returns the same values: `+ jnp.minimum(decoy, 0)` of a decoy never
+        negative, a `where` that always picks the other side); a loop whose step only hands on what it
+        is given (carry or element, unchanged); a loop whose followed results stay as they are when the
+        inputs move (keys too) while the outputs move (a carry from 0, multiplied each step)."""
         found = self._linked(names)
         if found and self.out_tree is not None and self.inputs is not None and not any(
                 isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
@@ -406,15 +406,12 @@ class Program:
         """How many times equations of these primitives run: nested jaxprs included, a scan's body once
         per step (lax.map too), a while loop's body once (its trip count is not in the program).
         `elements`: the values they compute instead, so that runs batched by vmap count too."""
-        return weighed(self.jaxpr, lambda eqn: 0 if eqn.primitive.name not in names else (
-            sum(math.prod(v.aval.shape) for v in eqn.outvars if hasattr(v.aval, "shape")) if elements else 1))
+        return weighed(self.jaxpr, lambda eqn: (_size(eqn) if elements else 1) if eqn.primitive.name in names else 0)
 
     def work(self) -> int:
         """Elements of every array the program creates, counted as `times` counts runs: what its
-        passes cost, whether they run at once (vmap) or one after another (an unrolled Python loop,
-        lax.map). A check that weighs work asks `has("while")` first."""
-        return weighed(self.jaxpr, lambda eqn: sum(math.prod(v.aval.shape) for v in eqn.outvars
-                                                   if hasattr(v.aval, "shape")))
+        passes cost, at once (vmap) or one after another (a Python loop, lax.map). Ask `has("while")` first."""
+        return weighed(self.jaxpr, _size)
 
     def largest_value(self) -> Any:
         """The abstract value (shape, dtype) of the biggest array any equation produces, loop bodies
