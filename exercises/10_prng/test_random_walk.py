@@ -33,7 +33,7 @@ def test_steps_vary_inside_one_loop(exercise):
                        hint="Drawing every move at once and summing them (a cumsum) gives a walk "
                             "without the loop this exercise is about: keep the one lax.scan and "
                             "give each of its steps a key of its own.")
-    checks.assert_loop_returns(program, {"scan"}, what=what, tool="lax.scan",
+    checks.assert_loop_returns(program, {"scan"}, what=what, tool="lax.scan", steps=(200,),
                                hint="The positions are what the scan's steps stack, each moved from the last.")
     checks.assert_loops_rolled(program, what=what,
                                hint="Keep the scan rolled: unroll= copies the step into the program.")

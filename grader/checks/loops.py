@@ -199,14 +199,15 @@ def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") ->
 
 
 def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
-                        hint: str = "") -> None:
+                        steps: tuple[int, ...] = (), hint: str = "") -> None:
     """Every output of the program is a result of a loop of these primitives that the outputs follow
     (`Program.live`), handed on as it came (moved, reshaped, cast or sliced): the loop computed it.
     A result computed beside the loop, with the loop's own folded in where it cancels (`+ (final -
     seed - 2 * n)` of a loop that counts up from `seed` by 2), is not the loop's; nor is one the loop
     was handed, on the data it ran on: a stacked output equal to a sequence it scanned over, a final
     carry equal to its start or to the last element scanned (a result computed beside the loop and
-    passed through it, `(a + b) / 2` of two copies)."""
+    passed through it, `(a + b) / 2` of two copies). `steps`: the lengths a scan that returns them may
+    have, one step per element (a scan of one step over the whole series is not the loop asked for)."""
     __tracebackhide__ = True
     origins = handed_on(program.jaxpr, {id(eqn) for eqn in program.live(*primitives)})
     which = [k for k, origin in enumerate(origins) if origin is None]
@@ -216,6 +217,12 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
                       f"beside it, with the loop's result folded in. The task asks {tool} to compute "
                       f"the result: return what the loop returns (its carry or its stacked outputs), "
                       f"reshaped or sliced at most.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+    lengths = sorted({int(eqn.params["length"]) for eqn, _ in origins if eqn.primitive.name == "scan"})
+    if steps and any(n not in steps for n in lengths):
+        fail(sentence(f"{what}: its {tool} runs {' or '.join(map(str, lengths))} step(s), not one step per "
+                      f"element ({' or '.join(map(str, steps))}): the work is done inside one step over "
+                      f"the whole series, not by the loop, one element at a time.", hint,
+                      f"See {DOCS}/_autosummary/jax.lax.scan.html"), "wrong-tool")
     handed = [k for k, origin in enumerate(origins) if _was_handed(program, *origin)]
     if handed:
         named = "its result" if len(origins) == 1 else f"its output{'s' if len(handed) > 1 else ''} {handed}"
