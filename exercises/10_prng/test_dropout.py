@@ -94,6 +94,26 @@ def test_kept_count_varies_with_the_key(exercise):
                     "not-independent")
 
 
+def test_no_two_elements_share_a_draw(exercise):
+    # Kept independently: over many keys, no two elements are always kept or dropped together (or
+    # always one exactly when the other is dropped). Two independent elements agree on all KEYS keys
+    # with chance 2**-KEYS; a part of the mask copied from another (tiled, mirrored, scrambled)
+    # agrees on every key.
+    keys, small = 32, X[:16, :16]
+    masks = np.stack([(_dropout(exercise, seed, 0.5, small) != 0).reshape(-1) for seed in range(100, 100 + keys)])
+    seen: dict[bytes, int] = {}
+    for j, column in enumerate(masks.T):
+        i = seen.setdefault((column ^ column[0]).tobytes(), j)  # a pair that always differs is tied too
+        if i != j:
+            at = lambda k: f"({k // small.shape[1]}, {k % small.shape[1]})"  # noqa: E731
+            together = "kept or dropped together" if column[0] == masks[0, i] else "one kept exactly when the other was dropped"
+            checks.fail(f"dropout(key, x, 0.5) on a {small.shape} input: elements {at(i)} and {at(j)} were "
+                        f"{together} for each of {keys} keys, so one draw decides both (a part of the mask "
+                        f"copied from another: tiled, mirrored or reordered). Each element is kept on its own "
+                        f"draw: jax.random.bernoulli(key, keep, x.shape) gives every element one.",
+                        "not-independent")
+
+
 def test_same_dtype_as_x_and_keep_one_keeps_everything(exercise):
     small = X[:8, :8]
     for dtype in (jnp.bfloat16, jnp.float16):

@@ -13,7 +13,8 @@ Docs: https://docs.jax.dev/en/latest/tracing.html
 Task (fix-it): `power_spectrum(frames)` returns |DFT|^2 of each row and
 rebuilds its cosine and sine tables inside the program. Make the traced
 program hold the tables as constants instead of the trig that builds them.
-Same results; keep it jitted and keep the signature.
+Same results, still from the frames times the tables (an FFT is another
+lesson); keep it jitted and keep the signature.
 """
 
 import jax

@@ -61,6 +61,17 @@ def test_jitted_program_with_constant_tables_matches_fft(exercise):
             "on values made from the shape alone): the tables are still computed in the program, by other "
             "primitives than trig. Build them with numpy (np.arange, np.cos, np.sin) while tracing, so "
             f"they enter the jaxpr as constants. See {checks.DOCS}/tracing.html", "wrong-tool")
+    # The tables held, as the task asks: table-sized constants the spectrum follows (nudged where the
+    # check runs, they move it). An FFT holds none; a table kept beside another computation, unused.
+    held = program.follows_constants(lambda c: c.size >= 64 * 64 // 2 and np.issubdtype(c.dtype, np.inexact))
+    if not held:
+        checks.fail(
+            "power_spectrum's traced program " + ("holds no table as a constant" if held is None else
+                                                  "holds table-sized constants, but its spectrum does not "
+                                                  "follow them (nudged, they leave the result unchanged)") +
+            ": the spectrum comes from elsewhere (an FFT, say), not from the frames times the cosine and "
+            "sine tables. The task keeps that product and asks for the tables as constants: build them "
+            f"with numpy while tracing. See {checks.DOCS}/tracing.html", "wrong-tool")
     # No tables in the program because NumPy computes the whole spectrum on the host is no answer.
     checks.assert_not_uses(program, checks.CALLBACKS, what="power_spectrum", code="host-transfer",
                            why="A host callback hands the frames to NumPy in the middle of the program: the "

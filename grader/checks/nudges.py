@@ -52,28 +52,44 @@ def outputs_follow(closed: Any, inputs: Any, before: Callable[[], list], targets
     check runs. An equation that cannot be reached by running the program's calls one equation at a
     time (it sits inside a loop's or a branch's body), or whose results are all keys, is taken to be
     followed, as its dataflow says. `only`: nudge just these results (by position) of each target."""
-    reached: list[bool] = []
+    return outputs_follow_each(closed, inputs, before, [(targets, only)])[0]
 
-    def other(value: Any, k: int = 0) -> Any:
-        if only is not None and k not in only:
-            return value
-        nudged = _nudged(value)
-        if nudged is not value:
-            reached.append(True)
-        return nudged
+
+def outputs_follow_each(closed: Any, inputs: Any, before: Callable[[], list],
+                        nudges: list[tuple[set[int], set[int] | None]]) -> list[bool]:
+    """`outputs_follow` for each (targets, only) of `nudges`, the program run once per nudge inside one
+    compiled program (each compile costs more than a run of these small programs)."""
+    if not nudges:
+        return []
+    reached = [False] * len(nudges)
+
+    def other_for(n: int) -> Callable[..., Any]:
+        only = nudges[n][1]
+
+        def other(value: Any, k: int = 0) -> Any:
+            if only is not None and k not in only:
+                return value
+            nudged = _nudged(value)
+            if nudged is not value:
+                reached[n] = True
+            return nudged
+        return other
+
+    def runs(consts: list, args: list) -> list:
+        return [_run(closed.jaxpr, consts, args, targets, other_for(n)) for n, (targets, _) in enumerate(nudges)]
 
     try:
-        changed = jax.jit(lambda consts, args: _run(closed.jaxpr, consts, args, targets, other))(
-            list(closed.consts), list(inputs))
+        changed = jax.jit(runs)(list(closed.consts), list(inputs))
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
-        return True
-    if not reached:
-        return True
+        return [True] * len(nudges)
+    if not any(reached):
+        return [True] * len(nudges)
     try:
         unnudged = before()
     except Exception:  # noqa: BLE001 - a program whose values cannot be had here keeps its dataflow's word
-        return True
-    return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
+        return [True] * len(nudges)
+    return [not reached[n] or any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, outs))
+            for n, outs in enumerate(changed)]
 
 
 def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False,
@@ -84,28 +100,54 @@ def values_of(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False,
     as every device's, stacked on a new first axis. `keys`: a key comes back as its data, to be
     compared (without it a program whose wanted values hold a key shows none: callers that run code
     on the values want keys, not their words)."""
+    return values_over(closed, [inputs], wanted, mapped, keys)[0]
+
+
+def values_over(closed: Any, input_sets: list, wanted: set[int], mapped: bool = False,
+                keys: bool = False) -> list[dict[int, np.ndarray]]:
+    """`values_of` for each of `input_sets`, in one compiled program; all empty if it cannot be run."""
     found: dict[int, Any] = {}
+    order: list[list[int]] = []
 
     def keep(var: Any, value: Any) -> None:
         if id(var) in wanted:
             found[id(var)] = value
 
-    def values(consts: list, args: list) -> dict[int, Any]:
-        found.clear()
-        _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep, wanted if mapped else None)
-        return {k: _key_data(v) for k, v in found.items()} if keys else dict(found)
+    def values(consts: list, sets: list) -> list[list[Any]]:
+        order.clear()
+        held = []
+        for args in sets:
+            found.clear()
+            _run(closed.jaxpr, consts, args, set(), lambda value, k=0: value, keep, wanted if mapped else None)
+            # Lists in the order the program reaches them, not dicts keyed by ids: ids differ from run
+            # to run, and outputs reordered with them would miss the persistent compilation cache.
+            order.append(list(found))
+            held.append([_key_data(v) for v in found.values()] if keys else list(found.values()))
+        return held
 
     try:
-        return {k: np.asarray(v) for k, v in jax.jit(values)(list(closed.consts), list(inputs)).items()}
-    except Exception:  # noqa: BLE001 - a program that cannot be run this way shows no values
-        return {}
+        held = jax.jit(values)(list(closed.consts), [list(inputs) for inputs in input_sets])
+        return [{k: np.asarray(v) for k, v in zip(ids, outs)} for ids, outs in zip(order, held)]
+    except Exception:  # noqa: BLE001 - a program that cannot be run this way (or whose values hold a key,
+        return [{} for _ in input_sets]  # without `keys`) shows no values
+
+
+def values_before_and_nudged(closed: Any, inputs: Any, wanted: set[int], mapped: bool = False,
+                             keys: bool = False) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """`values_of` on `inputs` and on `inputs` nudged (as `outputs_follow` nudges results; a key folded
+    with a constant, which starts another stream), in one compiled program."""
+    moved = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
+    first, second = values_over(closed, [inputs, moved], wanted, mapped, keys)
+    return first, second
 
 
 def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[..., Any],
-         seen: Callable[[Any, Any], None] | None = None, mapped: set[int] | None = None) -> list:
+         seen: Callable[[Any, Any], None] | None = None, mapped: set[int] | None = None,
+         constant: Callable[[Any], Any] = lambda c: c) -> list:
     """The program run equation by equation (calls' bodies too, as JAX's own eval_jaxpr would), the
     results of the equations whose ids are in `targets` replaced by `other` of them; `seen(var, value)`
-    hears every result. `mapped`: the variables of a shard_map's body `seen` hears as well (stacked)."""
+    hears every result. `mapped`: the variables of a shard_map's body `seen` hears as well (stacked).
+    `constant`: what the calls' own constants are replaced by (the caller passes `consts` as it wants)."""
     env: dict[int, Any] = {}
 
     def read(var: Any) -> Any:
@@ -119,8 +161,8 @@ def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callabl
         ins = [read(v) for v in eqn.invars]
         inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
         if inner is not None and id(eqn) not in targets:
-            outs = _run(getattr(inner, "jaxpr", inner), list(getattr(inner, "consts", ())), ins, targets, other, seen,
-                        mapped)
+            outs = _run(getattr(inner, "jaxpr", inner), [constant(c) for c in getattr(inner, "consts", ())], ins,
+                        targets, other, seen, mapped, constant)
         elif mapped and seen is not None and eqn.primitive.name == "shard_map" and id(eqn) not in targets and \
                 _reached(eqn.params["jaxpr"], mapped):
             outs = _run_mapped(eqn, ins, seen, mapped)
@@ -191,23 +233,37 @@ def _moved(before: np.ndarray, after: np.ndarray) -> bool:
 
 
 def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list], picked: Callable[[Any], bool]) -> bool | None:
-    """Whether the outputs of the program `closed`, run on `inputs`, change when the constants it closed
-    over that `picked` chooses (the data a check handed the function, as the program holds it) are
-    nudged as `outputs_follow` nudges results; None when no constant is chosen (the data never reached
-    the program: the host computed with it first). A program that cannot be run here keeps its
-    dataflow's word (True)."""
-    consts = list(closed.consts)
-    chosen = [i for i, const in enumerate(consts) if picked(np.asarray(const))]
+    """Whether the outputs of the program `closed`, run on `inputs`, change when the constants it holds
+    that `picked` chooses (the data a check handed the function, a table built while tracing), at
+    any call depth, are nudged as `outputs_follow` nudges results; None when no constant is chosen
+    (the data never reached the program: the host computed with it first). A program that cannot
+    be run here keeps its dataflow's word (True)."""
+    chosen = {id(c) for c in _constants(closed)
+              if not jax.dtypes.issubdtype(np.result_type(c) if not hasattr(c, "dtype") else c.dtype, jax.dtypes.extended)
+              and picked(np.asarray(c))}
     if not chosen:
         return None
-    nudged = [_nudged(np.asarray(c)) if i in chosen else c for i, c in enumerate(consts)]
+
+    def constant(c: Any) -> Any:
+        return _nudged(np.asarray(c)) if id(c) in chosen else c
+
     try:
-        run = jax.jit(lambda cs, args: jax.extend.core.jaxpr_as_fun(jax.extend.core.ClosedJaxpr(closed.jaxpr, cs))(*args))
-        changed = run(nudged, list(inputs))
+        changed = jax.jit(lambda cs, args: _run(closed.jaxpr, cs, args, set(), lambda value, k=0: value,
+                                                constant=constant))([constant(c) for c in closed.consts], list(inputs))
         unnudged = before()
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
         return True
     return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
+
+
+def _constants(closed: Any) -> list[Any]:
+    """The constants of a program and of the calls `_run` runs equation by equation, in order."""
+    found = list(getattr(closed, "consts", ()))
+    for eqn in getattr(closed, "jaxpr", closed).eqns:
+        inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
+        if inner is not None:
+            found += _constants(inner)
+    return found
 
 
 def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[], list]) -> set[int]:
@@ -220,7 +276,7 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[
     program cannot be run to is taken to work."""
     wanted = {id(v) for eqn in loops for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
     found = values_of(closed, inputs, wanted)
-    copying = set()
+    judged: dict[int, list[int]] = {}  # loop id -> the results whose nudges decide it
     for eqn in loops:
         operands = [np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, jax.extend.core.Literal) else found.get(id(v))
                     for v in eqn.invars]
@@ -230,10 +286,10 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[
         if step is None:
             continue
         new = _new_results(*step)
-        carried = _carried_into(eqn, new)  # the results a new carry reaches on later steps
-        if not any(outputs_follow(closed, inputs, before, {id(eqn)}, only={k}) for k in sorted(new | carried)):
-            copying.add(id(eqn))
-    return copying
+        judged[id(eqn)] = sorted(new | _carried_into(eqn, new))  # and the results a new carry reaches later
+    nudges = [(loop, k) for loop, ks in judged.items() for k in ks]
+    follows = outputs_follow_each(closed, inputs, before, [({loop}, {k}) for loop, k in nudges])
+    return {loop for loop in judged if not any(f for (other, _), f in zip(nudges, follows) if other == loop)}
 
 
 def _carried_into(eqn: Any, slots: set[int]) -> set[int]:
@@ -304,10 +360,7 @@ def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any], mapped: bool = 
     `outputs_follow` nudges results): work that depends on no input's values, however its dataflow
     runs (`x * 0 + 1` feeds in name only). Empty if the program cannot be run this way. `mapped`: an
     equation inside a shard_map is judged too, by every device's results."""
-    wanted = {id(v) for eqn in eqns for v in eqn.outvars}
-    first = values_of(closed, inputs, wanted, mapped)
-    moved_inputs = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
-    second = values_of(closed, moved_inputs, wanted, mapped)
+    first, second = values_before_and_nudged(closed, inputs, {id(v) for eqn in eqns for v in eqn.outvars}, mapped)
     if not first or not second:
         return []
     return [eqn for eqn in eqns if all(id(v) in first and id(v) in second
@@ -325,18 +378,19 @@ def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any], before: 
     jaxpr = getattr(closed, "jaxpr", closed)
     outs = {id(v) for v in jaxpr.outvars if not isinstance(v, jax.extend.core.Literal)}
     wanted = {id(v) for eqn in eqns for v in eqn.outvars} | outs
-    moved_inputs = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
-    first, second = values_of(closed, inputs, wanted, keys=True), values_of(closed, moved_inputs, wanted, keys=True)
+    first, second = values_before_and_nudged(closed, inputs, wanted, keys=True)
     if not any(k in first and k in second and _moved(first[k], second[k]) for k in outs):
         return []
-    still = []
+    judged, nudges = [], []  # the equations with results to judge; (equation, a result that moved)
     for eqn in eqns:
-        judged = [k for k, v in enumerate(eqn.outvars) if not jax.dtypes.issubdtype(v.aval.dtype, jax.dtypes.prng_key)]
-        moved = [k for k in judged if id(eqn.outvars[k]) not in first or id(eqn.outvars[k]) not in second
-                 or not np.array_equal(first[id(eqn.outvars[k])], second[id(eqn.outvars[k])], equal_nan=True)]
-        if judged and not any(outputs_follow(closed, inputs, before, {id(eqn)}, only={k}) for k in moved):
-            still.append(eqn)
-    return still
+        results = [k for k, v in enumerate(eqn.outvars) if not jax.dtypes.issubdtype(v.aval.dtype, jax.dtypes.prng_key)]
+        if results:
+            judged.append(eqn)
+        nudges += [(eqn, k) for k, v in enumerate(eqn.outvars) if k in results and (
+            id(v) not in first or id(v) not in second or not np.array_equal(first[id(v)], second[id(v)], equal_nan=True))]
+    follows = outputs_follow_each(closed, inputs, before, [({id(eqn)}, {k}) for eqn, k in nudges])
+    followed = {id(eqn) for (eqn, _), f in zip(nudges, follows) if f}
+    return [eqn for eqn in judged if id(eqn) not in followed]
 
 
 def _key_data(value: Any) -> Any:

@@ -20,8 +20,8 @@ import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.dataflow import grown_tables, reaches_otherwise, takes_inputs
-from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, still_while_outputs_move,
-                                  unmoved_by_inputs)
+from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, outputs_follow_each,
+                                  still_while_outputs_move, unmoved_by_inputs)
 from grader.checks.values import assert_close
 
 MAPPED = ("shard_map", "xla_pmap")
@@ -295,7 +295,8 @@ class Program:
                 return jax.tree.leaves(self.values())
 
             if len(found) <= 4:
-                found = [eqn for eqn in found if outputs_follow(self.jaxpr, self.inputs, before, {id(eqn)})]
+                follows = outputs_follow_each(self.jaxpr, self.inputs, before, [({id(eqn)}, None) for eqn in found])
+                found = [eqn for eqn, followed in zip(found, follows) if followed]
             elif not outputs_follow(self.jaxpr, self.inputs, before, {id(eqn) for eqn in found}):  # one run for all
                 found = []
             # A loop whose step only hands on what it was given (`carry + 0 * x`, the finished result
