@@ -61,6 +61,10 @@ def test_jitted_program_with_constant_tables_matches_fft(exercise):
             "on values made from the shape alone): the tables are still computed in the program, by other "
             "primitives than trig. Build them with numpy (np.arange, np.cos, np.sin) while tracing, so "
             f"they enter the jaxpr as constants. See {checks.DOCS}/tracing.html", "wrong-tool")
+    checks.assert_not_uses(program, {"fft"}, what="power_spectrum", code="wrong-tool",
+                           why="The task keeps the spectrum as the frames times the cosine and sine tables, "
+                               "the tables held as constants; an FFT is another way to the same numbers "
+                               "and skips them.")
     # The tables held, as the task asks: table-sized constants the spectrum follows (nudged where the
     # check runs, they move it). An FFT holds none; a table kept beside another computation, unused.
     held = program.follows_constants(lambda c: c.size >= 64 * 64 // 2 and np.issubdtype(c.dtype, np.inexact))

@@ -69,6 +69,16 @@ def test_each_layer_keeps_its_input_and_pre(exercise):
                         f"choose it by name (checkpointing only the work after pre keeps pre as that part's "
                         f"input, for one). The task names the value with checkpoint_name and has the "
                         f"policy save that name. See {REMAT_DOCS}", "wrong-tool")
+        # Kept and used: per layer the forward pass computes x @ w1 (B x 2H) and sin(pre) @ w2 (B x H);
+        # the backward pass recomputes only the second, then takes the four matmuls of the gradients.
+        expected = L * ((B * 2 * H + B * H) + (B * H + 2 * H * H + B * 2 * H + H * 2 * H + B * H))
+        done = program.times("dot_general", elements=True)
+        if done > expected:
+            checks.fail(f"loss keeps each layer's input and a value named pre, yet its gradient computes "
+                        f"{done} matmul output values where keeping pre and recomputing the rest takes "
+                        f"{expected}: the backward pass recomputes x @ w1 all the same (the value kept "
+                        f"as pre is not the one the layer goes on with). Name the matmul's output the "
+                        f"layer uses, so the backward pass reads it instead. See {REMAT_DOCS}", "memory-use")
         return
     kept = "; ".join(s.describe() for s in stored) or "nothing"
     remats = checks.program_of(exercise.loss, params, X, what="loss").find("remat2")

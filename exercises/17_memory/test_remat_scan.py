@@ -64,6 +64,10 @@ def test_each_layer_keeps_only_its_input(exercise):
             f"Under jax.grad, loss keeps {len(stored)} array(s) per layer for the backward pass ({kept}), "
             f"each stacked {L} times; expected only the layer's input.", why, f"See {REMAT_DOCS}"),
             "memory-use")
+    checks.assert_not_uses(forward, {"custom_vjp_call", "custom_vjp_call_jaxpr"}, what="loss", code="wrong-tool",
+                           why="A custom_vjp is a hand-written backward pass, which the task rules out, "
+                               "whatever it recomputes: jax.checkpoint on the scan's step does the "
+                               f"recomputing for any function. See {REMAT_DOCS}")
     checks.assert_uses(forward, {"remat2"}, what="loss", tool="jax.checkpoint",
                        hint="Recomputing by hand (a custom_vjp that re-runs the layer) is not the task: "
                             f"jax.checkpoint does it for any function. See {REMAT_DOCS}")

@@ -57,6 +57,18 @@ def test_scan_runs_four_steps_per_iteration(exercise):
                     f"body: {outside} copies of the step's sin are written out beside it, and the scan only "
                     f"passes their results along. The task keeps one step in the scan's body and lets its "
                     f"unroll parameter copy it. See {SCAN_DOCS}", "unrolled" if outside > 1 else "wrong-tool")
+    # Whatever spells the step (sin or otherwise), the program outside the scan stays one size for any
+    # number of steps: steps written out beside the scan grow it, one copy per step.
+    longer = checks.program_of(lambda *a: exercise.swing(*a, steps=2 * steps), *START,
+                               what=f"swing(theta0, omega0, dt, steps={2 * steps})")
+    sizes = (len(program.primitives()), len(longer.primitives()))
+    if sizes[0] != sizes[1]:
+        checks.fail(f"swing's traced program grows with steps ({steps} steps: {sizes[0]} equations, "
+                    f"{2 * steps}: {sizes[1]}): steps are written out one by one beside the scan (a Python loop), "
+                    f"and the scan does not run the step. The task keeps one step in the scan's body, "
+                    f"and the program the same size for any steps. See {SCAN_DOCS}", "unrolled")
+    checks.assert_loop_not_fed_steps(program, scans, what=f"swing(..., steps={steps})", tool="scan",
+                                     hint=f"Keep the step in the scan's body, on its carry. See {SCAN_DOCS}")
     unroll = scans[0].params.get("unroll", 1)
     factor = steps if unroll is True else int(unroll)
     if factor >= steps:

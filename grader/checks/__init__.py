@@ -67,7 +67,7 @@ from grader.checks.layout import Layout, Picture, layout_of, picture
 from grader.checks.processes import MULTI_PROCESS_DOCS, run_in_processes
 from grader.checks.compiled import (CompiledProgram, assert_receives_at_most, assert_runs_on_devices,
                                     compiled_jit, compiled_program, exported_text, per_device_shape)
-from grader.checks.loops import (assert_loop_returns, assert_loop_stops_on_data, assert_loops_rolled,
+from grader.checks.loops import (assert_loop_not_fed_steps, assert_loop_returns, assert_loop_stops_on_data, assert_loops_rolled,
                                  assert_no_stacked_copies, assert_not_unrolled, assert_not_unrolled_over_batch)
 from grader.checks.programs import (CALLBACKS, COLLECTIVES, MappedCall, Program, StoredValue, assert_computes,
                                     assert_no_callbacks,
@@ -89,7 +89,7 @@ __all__ = [
     "Predictions", "Run", "Timeline", "Watch", "assert_leaves_settings", "changed_settings", "every_setting",
     "assert_called_as_traced", "assert_close", "assert_compiles", "assert_computes", "assert_donated", "assert_draws", "assert_follows", "assert_jitted",
     "assert_kept_untouched", "assert_keys_not_from_draws", "assert_keys_used_once", "assert_leaves_setting",
-    "assert_loop_returns", "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
+    "assert_loop_not_fed_steps", "assert_loop_returns", "assert_loop_stops_on_data", "assert_one_program", "assert_loops_rolled", "assert_no_callbacks", "assert_no_stacked_copies",
     "assert_not_mutated", "assert_not_rearranged", "assert_not_unrolled", "assert_not_unrolled_over_batch", "assert_not_uses", "assert_real_valued",
     "assert_on_devices", "assert_receives_at_most", "assert_replicated", "assert_reuses_program",
     "assert_runs_on_devices", "assert_sees_global_change", "assert_shape_dtype", "assert_sharding", "both_ways",

@@ -9,6 +9,7 @@ from typing import Any
 
 import jax
 import jax.extend
+import numpy as np
 
 # Primitives that reshape, transpose, cast or copy a value: what JAX adds around an operation run op by
 # op (a Python number cast on the way in), so no work of an answer's when it runs them eagerly.
@@ -136,3 +137,26 @@ def output_sources(closed: Any) -> list[set[int]]:
         for v in eqn.outvars:
             sources[id(v)] = used
     return [set(sources.get(id(v), set())) if _operand(v) else set() for v in jaxpr.outvars]
+
+
+_KEEPS_ZERO = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze", "expand_dims",
+                         "transpose", "copy"})
+
+
+def always_zero(jaxpr: Any) -> set[int]:
+    """The variables of one jaxpr level that are zero whatever its inputs: literal zeros, their
+    broadcasts, casts and reshapes, and products with one (`0 * decoy`)."""
+    zeros: set[int] = set()
+
+    def is_zero(var: Any) -> bool:
+        if isinstance(var, jax.extend.core.Literal):
+            value = np.asarray(var.val)
+            return value.size > 0 and not value.any()
+        return id(var) in zeros
+
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if (name in _KEEPS_ZERO and eqn.invars and is_zero(eqn.invars[0])) or (
+                name == "mul" and any(is_zero(v) for v in eqn.invars)):
+            zeros.update(id(v) for v in eqn.outvars)
+    return zeros

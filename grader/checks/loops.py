@@ -14,7 +14,7 @@ import numpy as np
 from grader.checks.core import DOCS, fail, sentence
 from grader.checks.dataflow import handed_on
 from grader.checks.jitted import assert_called_as_traced
-from grader.checks.nudges import values_of
+from grader.checks.nudges import values_before_and_nudged, values_of
 from grader.checks.programs import Program, assert_computes, program_of
 
 
@@ -196,6 +196,27 @@ def assert_loop_stops_on_data(program: Program, *, what: str, hint: str = "") ->
                       f"whatever the values: a fori_loop in a while_loop's clothing, with the late steps "
                       f"masked out. The condition must test what the loop computes.", hint,
                       f"See {DOCS}/_autosummary/jax.lax.while_loop.html"), "wrong-tool")
+
+
+def assert_loop_not_fed_steps(program: Program, loops: list[Any], *, what: str, tool: str, hint: str = "") -> None:
+    """None of `loops` (scan equations of `program`, traced on concrete inputs) is handed an array,
+    as a sequence or a constant of its step, that varies along its first axis and moves when the
+    program's inputs are nudged: values computed from the inputs beside the loop, one per step,
+    which the loop then only passes along or adds up (angles split into pieces it adds back, say).
+    For tasks whose loop needs no per-step data: its step works on its carry. An array the inputs
+    do not decide (step numbers), one value repeated (a time step broadcast) or a scalar is fine."""
+    __tracebackhide__ = True
+    for loop in loops:
+        consts, first = loop.params["num_consts"], loop.params["num_consts"] + loop.params["num_carry"]
+        xs = {id(v) for v in (*loop.invars[:consts], *loop.invars[first:]) if not isinstance(v, jax.extend.core.Literal)}
+        before, nudged = values_before_and_nudged(program.jaxpr, program.inputs, xs, keys=True) if xs else ({}, {})
+        fed = [k for k in xs if k in before and k in nudged and before[k].ndim and len(before[k]) > 1
+               and not (before[k] == before[k][:1]).all() and not np.array_equal(before[k], nudged[k], equal_nan=True)]
+        if fed:
+            fail(sentence(f"{what}: its {tool} is handed, step by step, values computed from the inputs before it "
+                          f"runs ({len(fed)} sequence(s) that move when the inputs do): the steps are taken beside "
+                          f"the loop, which only passes their results along. The step should work on the loop's "
+                          f"carry, inside the loop.", hint), "wrong-tool")
 
 
 def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,

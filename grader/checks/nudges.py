@@ -333,8 +333,8 @@ def _first_step(eqn: Any, operands: list) -> tuple[list, list] | None:
 
 def _apart(value: np.ndarray, k: int) -> np.ndarray:
     """`value` moved by an amount of its own, the k-th input's: no two inputs of a step stay equal."""
-    if np.issubdtype(value.dtype, np.inexact):
-        return value + ((np.abs(value) + 1) * (0.11 + 0.07 * k)).astype(value.dtype)
+    if np.issubdtype(value.dtype, np.inexact):  # infinities stay (moved, -inf would become nan)
+        return np.where(np.isfinite(value), value + ((np.abs(value) + 1) * (0.11 + 0.07 * k)).astype(value.dtype), value)
     if np.issubdtype(value.dtype, np.integer) and value.dtype != np.bool_:
         return value + np.asarray(k + 3, value.dtype)
     return value

@@ -19,7 +19,7 @@ import jax.extend
 import numpy as np
 
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.dataflow import grown_tables, reaches_otherwise, takes_inputs
+from grader.checks.dataflow import CALLS, always_zero, grown_tables, reaches_otherwise, takes_inputs
 from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, outputs_follow_each,
                                   still_while_outputs_move, unmoved_by_inputs)
 from grader.checks.values import assert_close
@@ -154,42 +154,26 @@ _RUNS: dict[Any, Callable] = {}
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
-def _origin(jaxpr: Any, var: Any) -> tuple[str, str | None]:
-    """The primitive that computes `var` in `jaxpr` (seeing through checkpoint_name and copies)."""
+def _origin(jaxpr: Any, var: Any, name: str | None = None) -> tuple[str | int, str | None]:
+    """The primitive that computes `var` in `jaxpr` (seeing through checkpoint_name, copies and calls
+    such as a jitted helper), and its name; the position of a jaxpr input it is (else "constant")."""
     producers = {id(out): eqn for eqn in jaxpr.eqns for out in eqn.outvars}
-    inputs = {id(v) for v in jaxpr.invars} | {id(v) for v in jaxpr.constvars}
-    name = None
     while id(var) in producers:
         eqn = producers[id(var)]
+        if eqn.primitive.name in CALLS and eqn.primitive.name != "shard_map":
+            body = getattr(eqn.params[CALLS[eqn.primitive.name]], "jaxpr", eqn.params[CALLS[eqn.primitive.name]])
+            source, name = _origin(body, body.outvars[[id(v) for v in eqn.outvars].index(id(var))], name)
+            if not isinstance(source, int):
+                return source, name
+            var = eqn.invars[source]
+            continue
         if eqn.primitive.name == "name":
             name = name or eqn.params.get("name")
         elif eqn.primitive.name not in _PASS_THROUGH:
             return eqn.primitive.name, name
         var = eqn.invars[0]
-    return ("input" if id(var) in inputs else "constant"), name
-
-
-_KEEPS_ZERO = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze", "expand_dims",
-                         "transpose", "copy"})
-
-
-def _always_zero(jaxpr: Any) -> set[int]:
-    """The variables of one jaxpr level that are zero whatever its inputs: literal zeros, their
-    broadcasts, casts and reshapes, and products with one (`0 * decoy`)."""
-    zeros: set[int] = set()
-
-    def is_zero(var: Any) -> bool:
-        if isinstance(var, jax.extend.core.Literal):
-            value = np.asarray(var.val)
-            return value.size > 0 and not value.any()
-        return id(var) in zeros
-
-    for eqn in jaxpr.eqns:
-        name = eqn.primitive.name
-        if (name in _KEEPS_ZERO and eqn.invars and is_zero(eqn.invars[0])) or (
-                name == "mul" and any(is_zero(v) for v in eqn.invars)):
-            zeros.update(id(v) for v in eqn.outvars)
-    return zeros
+    at = [id(v) for v in jaxpr.invars]
+    return (at.index(id(var)) if id(var) in at else "constant"), name
 
 
 def _size(eqn: Any) -> int:
@@ -327,7 +311,7 @@ class Program:
         def walk(jaxpr: Any) -> None:
             jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
             needed = {id(v) for v in jaxpr.outvars}
-            zeros = _always_zero(jaxpr)
+            zeros = always_zero(jaxpr)
             for eqn in reversed(jaxpr.eqns):
                 if not any(id(v) in needed for v in eqn.outvars) or id(eqn.outvars[0]) in zeros:
                     continue  # unused, or zero whatever its inputs are
@@ -439,7 +423,8 @@ class Program:
                     continue
                 seen.add(id(var))
                 source, name = _origin(body, var)
-                stored.append(StoredValue(tuple(var.aval.shape), str(var.aval.dtype), source, name))
+                stored.append(StoredValue(tuple(var.aval.shape), str(var.aval.dtype),
+                                          "input" if isinstance(source, int) else source, name))
         return stored
 
 

