@@ -60,6 +60,14 @@ def _check_program(fn, args, expected, what):
             checks.fail(f"{what}: its dot_general accumulates into {out} (preferred_element_type="
                         f"{eqn.params.get('preferred_element_type')}): each sum is rounded to {out} "
                         f"before anything can widen it. {DOCS}", "precision")
+    # Nor beside the matmul: an input converted as it came in, its wider copy on the outputs' path,
+    # multiplies elementwise where the words ask for the bfloat16 operands of one matmul.
+    for k, name in enumerate(("first", "second")):
+        if program.applies_to_inputs({"convert_element_type"}, inputs=(k,)):
+            checks.fail(f"{what}: its {name} bfloat16 input is converted to a wider type, and the result "
+                        f"follows that copy: part of the products and sums run on widened operands, beside "
+                        f"the matmul (twice the bytes to move and multiply). Keep the operands bfloat16 and "
+                        f"let one matmul ask for a float32 result. {DOCS}", "precision")
     # The HLO of that same program, lowered here.
     text = jax.jit(jax.extend.core.jaxpr_as_fun(program.jaxpr)).lower(*program.inputs).as_text()
     lines = [line for line in text.splitlines() if "stablehlo.dot_general" in line]

@@ -117,13 +117,36 @@ _REDUCTIONS = frozenset({"reduce_sum", "cumsum", "reduce_window_sum", "reduce_wi
 _PICKS = frozenset({"slice", "dynamic_slice", "gather", "squeeze", "reshape", "index_in_dim", "expand_dims"})
 
 
-def _sums(eqns):
-    """The positions of the equations that sum many numbers: reductions, non-matmul dot_generals, and
-    adds of elements picked from one array (`sq[0] + sq[1] + ...`, a sum written out)."""
+def _from_y(jaxpr):
+    """The ids of the variables (nested jaxprs' too) computed from y, loss_fn's last input."""
+    found = {id(jaxpr.invars[-1])}
+
+    def walk(level):
+        for eqn in level.eqns:
+            hit = any(id(v) in found for v in eqn.invars if not isinstance(v, jax.extend.core.Literal))
+            for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+                inner = getattr(sub, "jaxpr", sub)
+                if len(inner.invars) == len(eqn.invars):  # a call: its operands, one for one
+                    found.update(id(i) for i, o in zip(inner.invars, eqn.invars) if id(o) in found)
+                elif hit:
+                    found.update(id(v) for v in inner.invars)
+                walk(inner)
+            if hit:
+                found.update(id(v) for v in eqn.outvars)
+
+    walk(jaxpr)
+    return found
+
+
+def _sums(eqns, from_y=frozenset()):
+    """The positions of the equations that sum many numbers: reductions, non-matmul dot_generals, any
+    dot_general of values computed from y (a product of the errors sums them: err.T @ err), and adds
+    of elements picked from one array (`sq[0] + sq[1] + ...`, a sum written out)."""
     picked, found = {}, []
     for i, e in enumerate(eqns):
         name = e.primitive.name
-        if name in _REDUCTIONS or (name == "dot_general" and not _is_matmul(e)):
+        if name in _REDUCTIONS or (name == "dot_general" and (not _is_matmul(e) or any(
+                id(v) in from_y for v in e.invars))):
             found.append(i)
         elif name in _PICKS and e.invars and not isinstance(e.invars[0], jax.extend.core.Literal):
             picked[id(e.outvars[0])] = picked.get(id(e.invars[0]), id(e.invars[0]))
@@ -152,7 +175,7 @@ def test_loss_multiplies_in_bfloat16_and_averages_in_float32(exercise):
     eqns = list(_all_eqns(program.jaxpr.jaxpr))
     _matmuls_in_bfloat16(eqns, "loss_fn")
     _bias_added_in_bfloat16(eqns)
-    sums = _sums(eqns)
+    sums = _sums(eqns, _from_y(program.jaxpr.jaxpr))
     for i in sums:
         # A reduction adds in its operand's dtype; a dot_general in its result's (preferred_element_type).
         into = eqns[i].outvars[0].aval.dtype
