@@ -1275,6 +1275,15 @@ def test_host_reads_see_a_cached_host_copy_read_directly():
     assert reads == [f"float32[{2 * jax.device_count()}]"] and cached is not None
 
 
+def test_host_reads_see_an_asynchronous_copy_to_the_host():
+    """`copy_to_host_async` starts the copy a read makes, with no one waiting: a read of an array not
+    copied before (one whose copy is cached already copies nothing, above)."""
+    x = jnp.arange(4.0) + 1.0
+    with checks.host_reads() as reads:
+        x.copy_to_host_async()
+    assert reads == ["float32[4]"]
+
+
 def test_no_stacked_copies_tells_in_axes_none_from_a_tiled_input():
     layer = lambda w, b: jnp.tanh(w @ jnp.ones(2) + b)  # noqa: E731
     w, b = jnp.ones((5, 3, 2)), jnp.ones(3)

@@ -26,6 +26,15 @@ def _one_scatter(name, fn, make, scatter, tool, traced, expected):
                            hint="Item 3 is listed three times: each listing must act again.")
     checks.assert_uses(program, {scatter}, what=name, tool=tool,
                        hint="One scatter applies the update at every listed index, repeats included.")
+    # One scatter touches each listing once: nothing in the program holds a value per position and
+    # listing (a one-hot of the ids against the positions, multiplied out densely beside the scatter).
+    n, k = len(traced[0]), len(TRACED_IDS)
+    biggest = program.largest_value()
+    if biggest is not None and biggest.size >= n * k:
+        checks.fail(f"{name} builds a {biggest.str_short()} array, one value or more per position ({n}) and "
+                    f"listing ({k}): the listings are matched against every position densely (a one-hot "
+                    f"of the ids, say), work that grows as positions times listings, beside or instead of "
+                    f"the scatter. {tool} applies each listing once, at its index. {AT_DOCS}", "wrong-tool")
     if program.loops():
         checks.fail(f"{name} runs a loop over the ids ({program.loops()[0].primitive.name} in its "
                     f"program): one scatter does every update at once, repeated indices included. "

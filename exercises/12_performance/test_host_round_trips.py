@@ -72,7 +72,8 @@ def test_weights_and_losses_match_with_transfers_disallowed(exercise):
         checks.fail(f"train(w, batches) read {len(reads)} array(s) back to the host while it ran "
                     f"({', '.join(reads[:3])}{', ...' if len(reads) > 3 else ''}): printing a loss, "
                     f"formatting it, float(loss), loss.item() or np.asarray(loss) copies it from the device and waits for the step to "
-                    f"finish, so the next step cannot be queued ahead. Keep the losses on the device and "
+                    f"finish, so the next step cannot be queued ahead (loss.copy_to_host_async() starts the "
+                    f"same copy, every step, for a value no one needs yet). Keep the losses on the device and "
                     f"let the caller read them once, at the end. See {checks.DOCS}/async_dispatch.html",
                     "host-transfer")
     _check_result(out, "train(w, batches) with transfers disallowed")

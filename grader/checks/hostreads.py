@@ -12,7 +12,10 @@ the values leave the array, on every path JAX has:
   all (a shard's `.data`): switched off inside the block, so NumPy asks
   `__array__`, which reads `_value`;
 - DLPack (`np.from_dlpack(x)`, `x.__dlpack__()`);
-- jaxlib's C entries to an array's memory: the copy `_value` makes, the raw
+- `copy_to_host_async`, which starts that copy with no one waiting for it (in
+  the C entry it calls where no host copy is cached yet);
+- jaxlib's C entries to an array's memory: the copy `_value` makes (and its
+  asynchronous start), the raw
   buffer address (`unsafe_buffer_pointer()`, which NumPy copies from through an
   `__array_interface__`), `__cuda_array_interface__`, DLPack's capsule.
 
@@ -83,7 +86,7 @@ def call_on_device(fn: Callable, *args: Any, what: str, why: str = "", **kwargs:
 # Python function whose code a block points elsewhere (`install_entries`). The owner is ArrayImpl's
 # name, or "_jax" for jaxlib's module.
 _C_ENTRIES = (("ArrayImpl", "_single_device_array_to_np_array_did_copy"), ("ArrayImpl", "unsafe_buffer_pointer"),
-              ("_jax", "buffer_to_dlpack_managed_tensor"))
+              ("ArrayImpl", "_copy_single_device_array_to_host_async"), ("_jax", "buffer_to_dlpack_managed_tensor"))
 _C_PROPERTIES = ("__cuda_array_interface__",)  # the device pointer, on a GPU
 # The slot where `_value` keeps what it copied to the host: read directly (`x._npy_value`), it hands out
 # values an earlier read left there, the grader's own included, through no function of JAX's.
