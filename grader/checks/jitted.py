@@ -240,4 +240,12 @@ def _shown_op(held: frozenset[str] | None, signature: Any, ops: dict[str, set[tu
     if signature is None:
         return work <= ops.keys()
     sizes = _array_sizes((tuple(shape), str(dtype)) for shape, dtype in signature)
-    return any(sizes in ops.get(name, ()) for name in work)
+    if any(sizes in ops.get(name, ()) for name in work):
+        return True
+    # A library call run eagerly under a transformation (jax.jvp's primal and tangent in one program)
+    # takes the operands of several operations the trace shows: shown if those operations, each on
+    # operands all among the call's, cover them, any other operand being a size the trace holds (a
+    # tangent passed through). One example's share of the work is no traced operation's operands.
+    own = set(sizes)
+    cover = set().union(*(set(shown) for name in work for shown in ops.get(name, ()) if shown and set(shown) <= own))
+    return bool(cover) and own - cover <= {size for shown in ops.values() for held in shown for size in held}
