@@ -38,6 +38,7 @@ WATCHED = (jax, xla_bridge, jax_distributed, jax_array, json, json.encoder, buil
 FACTS = {"process_count": jax.process_count, "process_index": jax.process_index,
          "device_count": jax.device_count, "local_device_count": jax.local_device_count}
 DEVICES, LOCAL_DEVICES, DUMPS, OPEN, DEVICE = jax.devices, jax.local_devices, json.dumps, open, jax.Device
+RENAME = __import__("os").replace
 CLUSTER, CLIENT = jax_distributed.global_state, jax_distributed._jax.DistributedRuntimeClient
 PUT, GET = CLIENT.key_value_set, CLIENT.blocking_key_value_get
 ARRAYS, PLAIN = (np.ndarray, np.generic, jax_array.ArrayImpl), (bool, int, float, str, type(None))
@@ -118,8 +119,11 @@ except BaseException as error:
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
     text = DUMPS({"ok": False, "error": type(error).__name__, "message": str(error),
                   "line": lines[-1] if lines else None})
-with OPEN(out, "w", encoding="utf-8") as file:
+# Written whole or not at all: a process stopped while writing (its peer failed, the launch gave up)
+# leaves no half a report behind.
+with OPEN(out + ".part", "w", encoding="utf-8") as file:
     file.write(text)
+RENAME(out + ".part", out)
 if not json.loads(text)["ok"]:
     import os
     os._exit(3)  # skip jax.distributed's exit barrier: the peers may never reach it
@@ -283,7 +287,7 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
         reports, crashes = [], []
         for i, child in enumerate(children):
             result = folder / f"result-{i}.json"
-            reports.append(json.loads(result.read_text()) if result.exists() else None)
+            reports.append(_report(result))
             logs[i].seek(0)
             crashes.append(_last_error_line(logs[i].read()))
             logs[i].close()
@@ -325,6 +329,17 @@ def _launch_processes(path: Any, function: str, what: str, n: int, per: int,
         if unproven:
             return "fail", unproven
     return "ok", [(report["result"], report["observed"]) for report in reports]
+
+
+def _report(result: Any) -> Any:
+    """A process's report, or None where it left none whole (stopped before or while writing it)."""
+    import json
+
+    try:
+        report = json.loads(result.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return report if type(report) is dict and "ok" in report else None
 
 
 def _unproven(observed: Any, secret_of: list[str], what: str, i: int, n: int) -> str:

@@ -297,10 +297,11 @@ def stub_problems(proof: Proof, entry: Exercise) -> list[Problem]:
         first = ("read the predictions (checks.predicted) before judging anything else, so the learner sees "
                  "the TODO first" if entry.kind == "predict" else
                  "call the exercise's function before judging anything else, so the learner sees the TODO first")
-        silent = [c.name for c in checks if not c.result.passed and "TODO" not in c.result.reason]
+        silent = [c for c in checks if not c.result.passed and "TODO" not in c.result.reason]
         if silent and not trouble:
-            found.append(Problem(entry.id, f"on the {kind} stub, {', '.join(silent)} fail(s) without reaching "
-                                           f"its TODO", first))
+            found.append(Problem(entry.id, f"on the {kind} stub, {', '.join(c.name for c in silent)} fail(s) "
+                                           f"without reaching its TODO ({silent[0].name}: "
+                                           f"{silent[0].result.reason[:300]})", first))
     return found
 
 
