@@ -19,7 +19,7 @@ from grader.core.limits import Limits
 from grader.core.manifest import load_manifest, select
 from grader.engine.warm import seal, unseal
 from grader.engine.warming import collect
-from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, NO_CACHE_ENV, SEALED_CACHE_ENV
+from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, EXECUTABLES_ENV, NO_CACHE_ENV, SEALED_CACHE_ENV
 from support import PRISTINE, VARIANTS
 
 SUBSET = select(load_manifest(REPO_ROOT / "exercises"), "purity,static_args")
@@ -141,12 +141,15 @@ def test_no_examiner_reads_a_compilation_cache_a_subject_writes(tmp_path):
             for warm_cache in (None, warm):
                 env = examiner_env(workspace, sandbox.Isolation(mode, "asked for"), shared, warm_cache, None)
                 if env.get(NO_CACHE_ENV):
-                    assert mode == sandbox.PROCESS and shared is None
+                    assert mode == sandbox.PROCESS and shared is None and EXECUTABLES_ENV not in env
                     continue
                 examiners = Path(env.get(EXAMINER_CACHE_ENV) or Path(env["XDG_CACHE_HOME"]) / "jax-katas" / "xla")
                 subjects = Path(workspace.subject_env(shared)["XDG_CACHE_HOME"]) / "jax-katas" / "xla"
-                for written in (subjects, *workspace.subject_writable):
-                    assert written != examiners and written not in examiners.parents, (mode, shared, warm_cache)
+                # The executables the examiners' checks compiled (grader.checks.executables) likewise.
+                kept = [Path(env[EXECUTABLES_ENV])] if EXECUTABLES_ENV in env else []
+                for folder in (examiners, *kept):
+                    for written in (subjects, *workspace.subject_writable):
+                        assert written != folder and written not in folder.parents, (mode, shared, warm_cache)
 
 
 def test_warming_writes_the_graders_bytecode(tmp_path, monkeypatch):

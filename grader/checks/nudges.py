@@ -12,6 +12,7 @@ import jax
 import jax.extend
 import numpy as np
 
+from grader.checks import executables
 from grader.checks.dataflow import output_sources
 
 # Primitives that only call a jaxpr of theirs, which `outputs_follow` runs equation by equation.
@@ -79,7 +80,9 @@ def outputs_follow_each(closed: Any, inputs: Any, before: Callable[[], list],
         return [_run(closed.jaxpr, consts, args, targets, other_for(n)) for n, (targets, _) in enumerate(nudges)]
 
     try:
-        changed = jax.jit(runs)(list(closed.consts), list(inputs))
+        what = _stated(closed, lambda said: ("outputs_follow_each", said.text, [
+            (said.positions(targets), None if only is None else sorted(only)) for targets, only in nudges]))
+        changed, reached[:] = executables.run(runs, (list(closed.consts), list(inputs)), what, lambda: list(reached))
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
         return [True] * len(nudges)
     if not any(reached):
@@ -125,8 +128,21 @@ def values_over(closed: Any, input_sets: list, wanted: set[int], mapped: bool = 
             held.append([_key_data(v) for v in found.values()] if keys else list(found.values()))
         return held
 
+    said = executables.describe(closed)
     try:
-        held = jax.jit(values)(list(closed.consts), [list(inputs) for inputs in input_sets])
+        what = None if said is None else ("values_over", said.text, said.positions(wanted), mapped, keys)
+    except executables.Unstated:
+        what = None
+
+    def reached() -> list[list[int]]:  # what the trace reached, by position, to be found again by id
+        return [[said.position[i] for i in ids] for ids in order] if what is not None else []
+
+    try:
+        held, positions = executables.run(values, (list(closed.consts), [list(inputs) for inputs in input_sets]),
+                                          what, reached)
+        if what is not None:
+            by_position = {n: i for i, n in said.position.items()}
+            order[:] = [[by_position[n] for n in ns] for ns in positions]
         return [{k: np.asarray(v) for k, v in zip(ids, outs)} for ids, outs in zip(order, held)]
     except Exception:  # noqa: BLE001 - a program that cannot be run this way (or whose values hold a key,
         return [{} for _ in input_sets]  # without `keys`) shows no values
@@ -325,7 +341,8 @@ def _first_step(eqn: Any, operands: list) -> tuple[list, list] | None:
         consts, data = operands[skip:skip + n_consts], operands[skip + n_consts:]
     data = [_apart(np.asarray(value), k) for k, value in enumerate(data)]
     try:
-        outs = jax.jit(jax.extend.core.jaxpr_as_fun(body))(*consts, *data)
+        what = _stated(body, lambda said: ("first_step", said.text, said.constants))
+        outs, _ = executables.run(jax.extend.core.jaxpr_as_fun(body), (*consts, *data), what)
     except Exception:  # noqa: BLE001 - a step that cannot be run alone is taken to work
         return None
     return data, [np.asarray(out) for out in outs]
@@ -391,6 +408,15 @@ def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any], before: 
     follows = outputs_follow_each(closed, inputs, before, [({id(eqn)}, {k}) for eqn, k in nudges])
     followed = {id(eqn) for (eqn, _), f in zip(nudges, follows) if f}
     return [eqn for eqn in judged if id(eqn) not in followed]
+
+
+def _stated(closed: Any, what: Callable[[executables.Description], tuple]) -> tuple | None:
+    """`what` of the program's exact description (see grader.checks.executables), None where it has none."""
+    said = executables.describe(closed)
+    try:
+        return None if said is None else what(said)
+    except executables.Unstated:
+        return None
 
 
 def _key_data(value: Any) -> Any:

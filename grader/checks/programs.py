@@ -18,6 +18,7 @@ import jax
 import jax.extend
 import numpy as np
 
+from grader.checks import executables
 from grader.checks.core import DOCS, KataFailure, fail, sentence
 from grader.checks.dataflow import CALLS, always_zero, grown_tables, reaches_otherwise, takes_inputs
 from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, outputs_follow_each,
@@ -150,7 +151,6 @@ class StoredValue:
 _PASS_THROUGH = ("reduce_precision", "copy", "copy_p", "optimization_barrier")
 
 # Compiled runners of the programs checks read, by program text and constant types (`Program.values`).
-_RUNS: dict[Any, Callable] = {}
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -209,17 +209,17 @@ class Program:
         if self.out_tree is None or any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in self.inputs):
             raise TypeError("Program.values() needs a program traced by program_of with concrete inputs")
         closed = self.jaxpr
+        said = executables.describe(closed)
         if any(isinstance(c, jax.Array) for c in closed.consts):
             # Arrays the program closed over keep their devices as constants (as arguments, arrays on
             # different devices could not enter one program).
-            outs = jax.jit(jax.extend.core.jaxpr_as_fun(closed))(*self.inputs)
+            outs, _ = executables.run(jax.extend.core.jaxpr_as_fun(closed), tuple(self.inputs),
+                                      None if said is None else ("values, constants inside", said.text, said.constants))
             return jax.tree.unflatten(self.out_tree, outs)
-        key = (self.text(), tuple((np.shape(c), str(np.result_type(c))) for c in closed.consts))
-        run = _RUNS.get(key)
-        if run is None:  # equal programs (one per call of a function that compiles once) run one executable
-            run = _RUNS[key] = jax.jit(lambda consts, args, jaxpr=closed.jaxpr: jax.extend.core.jaxpr_as_fun(
-                jax.extend.core.ClosedJaxpr(jaxpr, consts))(*args))
-        return jax.tree.unflatten(self.out_tree, run(list(closed.consts), list(self.inputs)))
+        outs, _ = executables.run(lambda consts, args: jax.extend.core.jaxpr_as_fun(
+            jax.extend.core.ClosedJaxpr(closed.jaxpr, consts))(*args), (list(closed.consts), list(self.inputs)),
+            None if said is None else ("values", said.text))
+        return jax.tree.unflatten(self.out_tree, outs)
 
     def text(self) -> str:
         """The program as text, object addresses masked: two traces of one computation read the same."""

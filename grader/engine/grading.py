@@ -30,7 +30,7 @@ from grader.engine import sandbox
 from grader.engine.runner import CheckResult, RunResult, run_checks, start_examiners
 from grader.engine.sandbox import NAMESPACES, PROCESS, Isolation
 from grader.engine.scan import Flag, scan_files, scan_planted
-from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, N_DEVICES, NO_CACHE_ENV, SEALED_CACHE_ENV
+from grader.runtime.jaxsetup import EXAMINER_CACHE_ENV, EXECUTABLES_ENV, N_DEVICES, NO_CACHE_ENV, SEALED_CACHE_ENV
 from grader.engine.workspace import Copied, Workspace, build_workspace, lay_out
 
 
@@ -339,7 +339,19 @@ def examiner_env(workspace: Workspace, isolation: Isolation, shared_cache: Path 
     if isolation.mode == PROCESS and shared_cache is None:
         return {**workspace.env(), NO_CACHE_ENV: "1", **(extra_env or {})}
     own = {} if shared_cache is None else {EXAMINER_CACHE_ENV: str(examiners_cache(shared_cache))}
-    return {**workspace.env(shared_cache), **own, **_examiner_sealed(warm_cache, shared_cache), **(extra_env or {})}
+    return {**workspace.env(shared_cache), **own, **_examiner_sealed(warm_cache, shared_cache),
+            **_examiner_executables(warm_cache, shared_cache), **(extra_env or {})}
+
+
+def _examiner_executables(warm_cache: Path | None, shared_cache: Path | None) -> dict[str, str]:
+    """Where examiners keep the executables their checks compiled (grader.checks.executables): beside
+    their own cache in a trusted run; with the warm programs (outside every sandbox, so no subject
+    writes there) otherwise; nowhere when there is neither."""
+    if shared_cache is not None:
+        return {EXECUTABLES_ENV: str(examiners_cache(shared_cache) / "executables")}
+    if warm_cache is not None:
+        return {EXECUTABLES_ENV: str(warm_cache / "executables")}
+    return {}
 
 
 def examiners_cache(shared_cache: Path) -> Path:

@@ -76,6 +76,8 @@ def collect(repo: Path, dest: Path, only: tuple | None = None, *, timed: bool = 
         for folder in (cache, examiners_cache(Path(scratch))):  # the subjects' programs and the examiners'
             for entry in folder.glob(f"*{CACHE_SUFFIX}"):
                 shutil.copyfile(entry, dest / "sealed" / entry.name)
+        if (examiners_cache(Path(scratch)) / "executables").is_dir():  # what the examiners' checks compiled
+            shutil.copytree(examiners_cache(Path(scratch)) / "executables", dest / "executables")
     programs, eager = len(list((dest / "sealed").iterdir())), len(list((dest / "xla").iterdir()))
     seal(dest / "sealed")
     if timed:  # the first run compiled everything: its seconds are not what a submission's take

@@ -21,6 +21,8 @@ SEALED_CACHE_ENV = "KATAS_SEALED_CACHE"  # set by the grader for a check process
 # Set by the grader for the examiners of a trusted run (the reference solutions): a compilation cache
 # only examiners write, apart from the user's, which the subject and a learner's own pytest write.
 EXAMINER_CACHE_ENV = "KATAS_EXAMINER_CACHE"
+# A folder only the grader's own processes write: the executables its checks compiled (grader.checks.executables).
+EXECUTABLES_ENV = "KATAS_EXECUTABLES"
 
 
 class JaxSetupError(RuntimeError):
