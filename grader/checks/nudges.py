@@ -153,8 +153,7 @@ def values_before_and_nudged(closed: Any, inputs: Any, wanted: set[int], mapped:
     """`values_of` on `inputs` and on `inputs` nudged (as `outputs_follow` nudges results; a key folded
     with a constant, which starts another stream), in one compiled program."""
     moved = [_nudged_like(x) if hasattr(x, "dtype") or isinstance(x, (int, float)) else x for x in inputs]
-    first, second = values_over(closed, [inputs, moved], wanted, mapped, keys)
-    return first, second
+    return tuple(values_over(closed, [inputs, moved], wanted, mapped, keys))
 
 
 def _run(jaxpr: Any, consts: list, args: list, targets: set[int], other: Callable[..., Any],
@@ -255,8 +254,7 @@ def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list
     (the data never reached the program: the host computed with it first). A program that cannot
     be run here keeps its dataflow's word (True)."""
     chosen = {id(c) for c in _constants(closed)
-              if not jax.dtypes.issubdtype(np.result_type(c) if not hasattr(c, "dtype") else c.dtype, jax.dtypes.extended)
-              and picked(np.asarray(c))}
+              if not jax.dtypes.issubdtype(jax.typeof(c).dtype, jax.dtypes.extended) and picked(np.asarray(c))}
     if not chosen:
         return None
 
