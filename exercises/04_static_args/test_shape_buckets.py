@@ -27,8 +27,13 @@ def _assert_mean_follows_the_bucket(exercise, x):
     the bucket (x and its padding) as a constant, and its result moves when the bucket's values do."""
     program = checks.program_of(lambda: exercise.bucketed_mean(x), what=f"bucketed_mean(x) for a length-{len(x)} x")
     bucket = 1 << (len(x) - 1).bit_length()
-    follows = program.follows_constants(
-        lambda const: const.shape == (bucket,) and np.array_equal(const[:len(x)], x))
+    def data_part(const: np.ndarray):  # x's own elements of the bucket; the padding stays as it was
+        if const.shape != (bucket,) or not np.array_equal(const[:len(x)], x):
+            return False
+        return np.arange(bucket) < len(x)
+
+    # Nudged, the mean must move as the mean of the nudged x does, not merely move.
+    follows = program.follows_constants(data_part, expected=lambda nudged: [nudged[0][:len(x)].mean()])
     if follows is None:
         checks.fail(f"bucketed_mean(x) for a length-{len(x)} x never hands JAX the padded input (x in a "
                     f"length-{bucket} bucket): the host computed with x before JAX saw it. The padded array "
@@ -36,8 +41,9 @@ def _assert_mean_follows_the_bucket(exercise, x):
                     f"See {checks.DOCS}/jit-compilation.html", "not-jitted")
     if not follows:
         checks.fail(f"bucketed_mean(x)'s result does not follow the padded input its jitted function "
-                    f"receives: with the bucket's values moved, it returns the same mean, so the mean was "
-                    f"computed elsewhere (NumPy on the host) and the bucket only passes through. The jitted "
+                    f"receives: with x's values in the bucket moved, it does not move as their mean does (it "
+                    f"stays, or moves by another amount), so the mean was computed elsewhere (NumPy on the "
+                    f"host) and the bucket only passes through or corrects it. The jitted "
                     f"function must mask the padding and average the bucket itself. "
                     f"See {checks.DOCS}/jit-compilation.html", "not-jitted")
 

@@ -15,7 +15,8 @@ Docs: https://docs.jax.dev/en/latest/_autosummary/jax.set_mesh.html
 
 Task (fill-in): `shard_batch(x)` takes a host batch `x` (NumPy, one example
 per row) and returns it as a jax.Array on the caller's current mesh, its rows
-split over the mesh axis "data". Build no mesh of your own. Keep the signature.
+split over the mesh axis "data". Take the mesh from the caller's context; build
+none from sizes or devices of your own choosing. Keep the signature.
 """
 
 import jax

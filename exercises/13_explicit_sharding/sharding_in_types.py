@@ -13,9 +13,9 @@ Docs: https://docs.jax.dev/en/latest/notebooks/explicit-sharding.html
 
 Task (fill-in): `local_shape(x)`, for an `x` laid out on a mesh with Explicit
 axes (the checks build theirs with jax.make_mesh), returns the shape of the
-block of `x` that each device holds, as a tuple of Python ints, read from x's
-type so that it works on a concrete array and on a tracer inside jax.jit
-alike. Keep the signature.
+block of `x` that each device holds, as a tuple of Python ints, on a concrete
+array and on a tracer inside jax.jit alike (a tracer has no shards to look
+at: its type has the sharding). Keep the signature.
 """
 
 import jax

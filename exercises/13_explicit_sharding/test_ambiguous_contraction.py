@@ -95,3 +95,7 @@ def test_partial_products_are_summed_not_operands_gathered(exercise):
     if (BATCH, 2) not in shapes or (2, K) not in shapes:
         checks.fail(f"the compiled project(x, w) takes per-device inputs of shapes {shapes}; expected the "
                     f"blocks each device holds, ({BATCH}, 2) of x and (2, {K}) of w.", "not-distributed")
+    # What the program above shows is what a call on arrays runs: not the host, not operands gathered
+    # eagerly when no tracer is looking.
+    with jax.set_mesh(mesh):
+        checks.assert_called_as_traced(exercise.project, *placed, what="project(x, w)", nothing_else=True)

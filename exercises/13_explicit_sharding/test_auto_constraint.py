@@ -67,6 +67,11 @@ def test_constraint_makes_the_statistics_local(exercise):
                            rtol=1e-4, atol=1e-5)
     checks.assert_uses(program, CONSTRAINT, what="standardize_columns(x)", tool="lax.with_sharding_constraint",
                        hint="Moving the result afterwards does not change how it was computed.")
+    if not program.applies_to_inputs(CONSTRAINT, inputs=(0,)):
+        checks.fail(f"standardize_columns(x) constrains a value computed from x, not x itself: the task "
+                    f"constrains x to the column split so that the compiler plans the statistics around it; "
+                    f"a constraint on a result that already has its layout steers nothing. See {TYPES_DOCS}",
+                    "wrong-tool")
     found = checks.compiled_program(exercise.standardize_columns, x, what="standardize_columns(x)").collectives()
     if found["all-reduce"] or not found["all-to-all"]:
         checks.fail(f"standardize_columns(x) compiles to {dict(found) or 'no collective'}; expected one "

@@ -247,19 +247,33 @@ def _moved(before: np.ndarray, after: np.ndarray) -> bool:
     return bool(np.max(np.abs(a[finite] - b[finite]), initial=0.0) > 1e-4 * max(scale, 1e-6))
 
 
-def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list], picked: Callable[[Any], bool]) -> bool | None:
+def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list], picked: Callable[[Any], Any],
+                             expected: Callable[[list[np.ndarray]], list] | None = None) -> bool | None:
     """Whether the outputs of the program `closed`, run on `inputs`, change when the constants it holds
     that `picked` chooses (the data a check handed the function, a table built while tracing), at
     any call depth, are nudged as `outputs_follow` nudges results; None when no constant is chosen
-    (the data never reached the program: the host computed with it first). A program that cannot
-    be run here keeps its dataflow's word (True)."""
-    chosen = {id(c) for c in _constants(closed)
-              if not jax.dtypes.issubdtype(jax.typeof(c).dtype, jax.dtypes.extended) and picked(np.asarray(c))}
-    if not chosen:
+    (the data never reached the program: the host computed with it first). `picked` may answer with
+    a boolean mask: only those elements are nudged. With `expected` (the chosen constants, nudged,
+    in order -> the outputs' leaves the task's computation gives on them) the outputs must also come
+    out as it says: a result that moves, but not as the task's computation would (a host result
+    plus a term that is zero on the data), does not follow. A program that cannot be run here
+    keeps its dataflow's word (True)."""
+    nudged: dict[int, np.ndarray] = {}
+    for c in _constants(closed):
+        if jax.dtypes.issubdtype(jax.typeof(c).dtype, jax.dtypes.extended):
+            continue
+        value = np.asarray(c)
+        mask = picked(value)
+        if isinstance(mask, np.ndarray) and mask.shape == value.shape:
+            if mask.any():
+                nudged[id(c)] = np.where(mask, _nudged(value), value).astype(value.dtype)
+        elif mask:
+            nudged[id(c)] = _nudged(value)
+    if not nudged:
         return None
 
     def constant(c: Any) -> Any:
-        return _nudged(np.asarray(c)) if id(c) in chosen else c
+        return nudged.get(id(c), c)
 
     try:
         changed = jax.jit(lambda cs, args: _run(closed.jaxpr, cs, args, set(), lambda value, k=0: value,
@@ -267,7 +281,13 @@ def outputs_follow_constants(closed: Any, inputs: Any, before: Callable[[], list
         unnudged = before()
     except Exception:  # noqa: BLE001 - a program that cannot be run this way keeps its dataflow's word
         return True
-    return any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed))
+    if not any(_moved(np.asarray(a), np.asarray(b)) for a, b in zip(unnudged, changed)):
+        return False
+    if expected is None:
+        return True
+    wanted = expected(list(nudged.values()))
+    return all(np.allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=1e-4, atol=1e-6)
+               for a, b in zip(changed, wanted))
 
 
 def _constants(closed: Any) -> list[Any]:

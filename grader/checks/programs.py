@@ -296,13 +296,18 @@ class Program:
                 found = [eqn for eqn in found if id(eqn) not in still]
         return found
 
-    def follows_constants(self, picked: Callable[[np.ndarray], bool]) -> bool | None:
+    def follows_constants(self, picked: Callable[[np.ndarray], Any],
+                          expected: Callable[[list[np.ndarray]], list] | None = None) -> bool | None:
         """Whether the outputs follow the data the check handed the function, closed over by the trace
         (`program_of(lambda: fn(data))`): run again where the check runs, with the constants that
-        `picked` chooses nudged (as `live` nudges results), they move. None when the program holds no
-        such constant: the host computed with the data before JAX saw it. An answer that keeps the
-        data only as a decoy (`host_result + 0 * jnp.sum(data)`) gives the same values, and fails."""
-        return outputs_follow_constants(self.jaxpr, self.inputs, lambda: jax.tree.leaves(self.values()), picked)
+        `picked` chooses nudged (as `live` nudges results; a boolean mask from `picked` nudges only
+        those elements), they move, and with `expected` (the nudged constants -> the outputs' leaves)
+        they come out as the task's computation on the nudged data would. None when the program holds
+        no such constant: the host computed with the data before JAX saw it. An answer that keeps the
+        data only as a decoy (`host_result + 0 * jnp.sum(data)`) gives the same values, and fails; one
+        that adds a term zero on the data (`host_result + jnp.sum(data) - host_sum`) fails `expected`."""
+        return outputs_follow_constants(self.jaxpr, self.inputs, lambda: jax.tree.leaves(self.values()), picked,
+                                        expected)
 
     def _linked(self, names: tuple[str, ...]) -> list[Any]:
         """`live`'s equations by the program's dataflow alone."""
