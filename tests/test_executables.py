@@ -101,3 +101,15 @@ def test_a_torn_entry_or_one_that_fails_to_run_is_compiled_afresh(folder, monkey
     result, _ = executables.run(lambda a: a + 1, args, ("plus one",))
     np.testing.assert_allclose(result, 2.0)
     assert list(folder.glob("*.refused")) and not list(folder.glob("*.exe")), "never served again"
+
+
+def test_the_current_mesh_is_part_of_the_key():
+    """jax.set_mesh's mesh lays out a program whose shardings are bare specs; the settings JAX keys its
+    traces by hold only the mesh's shape, so two meshes over the same devices in another order would
+    share a key without it."""
+    devices = jax.devices()[:4]
+    keys = []
+    for order in (devices, devices[::-1]):
+        with jax.set_mesh(jax.sharding.Mesh(np.array(order), ("d",))):
+            keys.append(executables._key(("same",), (np.ones(4, np.float32),)))
+    assert keys[0] != keys[1]

@@ -111,6 +111,9 @@ def _key(what: tuple, args: tuple) -> str:
         raise Unstated("a setting known by its address")
     digest = hashlib.sha256(_context_once())
     digest.update(settings.encode())
+    # The mesh jax.set_mesh made current: the settings hold only its abstract shape, and a program
+    # whose shardings name bare specs is laid out on its devices.
+    digest.update(_sharding(jax.sharding.get_mesh()).encode())
     digest.update(repr(what).encode())
     digest.update(str(jax.tree.structure(args)).encode())
     for leaf in jax.tree.leaves(args):
