@@ -48,7 +48,11 @@ from grader.engine.remote.audit import REFUSE
 _CHANGING = {
     ("grader.checks.compiles", "_OPEN_LOGS"): "the count_compiles blocks open now",
     ("grader.checks.hostreads", "BUFFER_PROTOCOL_WATCHED"): "whether NumPy's reads can be watched, found on first use",
-    ("grader.checks.programs", "_RUNS"): "the jitted runner of each program a check runs",
+    ("grader.checks.executables", "_compiled"): "the executable of each program a check runs again",
+    ("grader.checks.executables", "_described"): "the exact description of each program a check runs again",
+    ("grader.checks.executables", "_refused"): "the executables that failed to run as loaded",
+    ("grader.checks.executables", "_entries"): "how many executables the folder holds",
+    ("grader.checks.executables", "_context_value"): "what every executable's key starts with, found on first use",
     ("grader.runtime.worker", "_WORKERS"): "the helper process of each device count",
     ("grader.runtime.worker", "_ANSWERS"): "each helper's answer, once per check and exercise",
     ("grader.engine.remote.codec.wire", "_serialized_exports"): "exported programs' bytes, weakly held",
