@@ -32,6 +32,13 @@ def test_shared_pieces_traced_once(exercise):
             checks.fail(f"the jaxpr of score holds {n} `{name}` equations: {piece} is traced each time "
                         f"Python evaluates it. Compute it once into a variable and reuse the variable. "
                         f"Primitives: {prims}. See {checks.DOCS}/jaxpr.html", "repeated-work")
+    # However each piece is spelled (x1 * x2 ** -1 is x1 / x2 again): no values computed twice.
+    program = checks.program_of(exercise.score, X1, X2, what="score")
+    for first, again in program.computed_twice():
+        checks.fail(f"the jaxpr of score computes the same values twice: its `{again}` equation gives what "
+                    f"its earlier `{first}` already did (a shared piece spelled another way is still computed "
+                    f"twice). Compute each shared piece once into a variable and reuse the variable. "
+                    f"Primitives: {prims}. See {checks.DOCS}/jaxpr.html", "repeated-work")
 
 
 def test_jaxpr_is_smaller_with_the_same_values(exercise):

@@ -64,6 +64,11 @@ def test_blocks_move_by_a_collective_in_shard_map(exercise):
         checks.fail(f"{what}: the per-device program sends nothing to another device (no lax.ppermute): "
                     f"each device can only reach its neighbour's block through a collective. {RING_HINT} "
                     f"See {SHARD_MAP_DOCS}", "wrong-collective")
+    if not program.live("ppermute"):
+        checks.fail(f"{what}: the per-device program calls lax.ppermute, but the result does not follow "
+                    f"it: what it sends is thrown away or folded in where it can never change the values, "
+                    f"and the blocks reach their places another way (a roll of the global array, which "
+                    f"leaves the moving to the compiler). {RING_HINT} See {SHARD_MAP_DOCS}", "wrong-collective")
     # What moved, whatever moved it: a ring hands each device one block. A gather made of n - 1
     # ppermutes, or a reshard to replicated beside a decoy ppermute, hands it all of them.
     block = BLOCK * 3 * np.dtype(np.float32).itemsize

@@ -15,7 +15,7 @@ import jax.extend
 
 from grader.checks.core import KataFailure, fail, sentence
 from grader.checks.jitted import assert_called_as_traced
-from grader.checks.nudges import unmoved_by_inputs
+from grader.checks.nudges import combining_copies, unmoved_by_inputs
 from grader.checks.programs import (COLLECTIVES, SHARD_MAP_DOCS, Program, all_eqns, assert_no_callbacks, program_of,
                                     traced_jaxpr)
 
@@ -94,6 +94,11 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
                           f"array: how that part of the work is split (if at all) is left to the compiler "
                           f"or the default device, not written per device.", hint),
                  "not-distributed")
+        if not program.live(name):  # a per-device program beside the work, its result thrown away or zeroed
+            fail(sentence(f"{what}: the per-device program computes {name}, but what it returns does not "
+                          f"follow it: the result is thrown away or folded in where it can never change "
+                          f"the values, and the values come from work done another way outside it.", hint,
+                          f"See {SHARD_MAP_DOCS}"), "not-distributed")
     for shape in split:
         entering = [(g, d) for c in wide for g, d in c.inputs if g == tuple(shape)]
         whole = [d for g, d in entering if math.prod(d) * n != math.prod(g)]
@@ -136,6 +141,14 @@ def assert_runs_on_devices(fn: Callable, *args: Any, what: str, n_devices: int |
                       f"combines values that stay the same whatever the input holds (zeros, a constant): "
                       f"it carries none of the devices' results, which reach the output another way (a "
                       f"reshard or gather the compiler does). The devices' results should be combined by the "
+                      f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
+    # A collective of copies (each device hands it the same values) combines nothing the devices computed.
+    if combining and not any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in program.inputs) and \
+            len(combining_copies(program.jaxpr, program.inputs, combining)) == len(combining):
+        fail(sentence(f"{what}: every device hands the per-device program's "
+                      f"{' and '.join(sorted({e.primitive.name for e in combining}))} the same values: it combines "
+                      f"copies of a result made outside the per-device program (by the compiler, on the global "
+                      f"array), not the devices' own results. The devices' results should be combined by the "
                       f"collective.", hint, f"See {SHARD_MAP_DOCS}"), "wrong-collective")
     banned = used if no_collectives is True else used & set(no_collectives or ())
     if banned:

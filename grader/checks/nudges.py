@@ -408,6 +408,54 @@ def unmoved_by_inputs(closed: Any, inputs: Any, eqns: list[Any], mapped: bool = 
                                        for v in eqn.outvars)]
 
 
+def computed_twice(closed: Any, inputs: Any, moves: frozenset[str]) -> list[tuple[Any, Any]]:
+    """Pairs of equations, at any call depth `_run` reaches, the second of which computes the values the
+    first did (a shared piece computed again, however it is spelled: `x1 * x2 ** -1` after `x1 / x2`):
+    floating results of at least two different values, equal to float32's rounding; a primitive in
+    `moves` (a reshape, a copy) or a call only hands values on and never counts. Empty where the values
+    cannot be had."""
+    eqns: list[Any] = []
+
+    def walk(jaxpr: Any) -> None:
+        for eqn in jaxpr.eqns:
+            inner = eqn.params.get(_CALL_JAXPRS.get(eqn.primitive.name, ""))
+            if inner is not None:
+                walk(getattr(inner, "jaxpr", inner))
+            elif eqn.primitive.name not in moves and len(eqn.outvars) == 1 and \
+                    jax.numpy.issubdtype(getattr(eqn.outvars[0].aval, "dtype", np.int32), jax.numpy.inexact):
+                eqns.append(eqn)
+
+    walk(getattr(closed, "jaxpr", closed))
+    found = values_of(closed, inputs, {id(eqn.outvars[0]) for eqn in eqns})
+    seen: list[tuple[Any, np.ndarray]] = []
+    pairs = []
+    for eqn in eqns:
+        value = found.get(id(eqn.outvars[0]))
+        if value is None or np.unique(value).size < 2:
+            continue
+        first = next((other for other, held in seen if held.shape == value.shape
+                      and np.allclose(held, value, rtol=1e-6, atol=0, equal_nan=True)), None)
+        if first is not None:
+            pairs.append((first, eqn))
+        seen.append((eqn, value))
+    return pairs
+
+
+def combining_copies(closed: Any, inputs: Any, eqns: list[Any]) -> list[Any]:
+    """Those of `eqns` (collectives inside a shard_map) whose operands hold the same values on every
+    device: a sum or a mean of copies combines nothing the devices computed apart (a psum of a total
+    made outside the map, divided by the device count). Empty where the values cannot be had."""
+    wanted = {id(v) for eqn in eqns for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
+    found = values_of(closed, inputs, wanted, mapped=True)
+
+    def copies(stacked: np.ndarray | None) -> bool:  # each device's value, stacked on the first axis
+        return stacked is not None and stacked.shape[0] > 1 and all(
+            np.array_equal(stacked[0], stacked[k], equal_nan=True) for k in range(1, stacked.shape[0]))
+
+    return [eqn for eqn in eqns if found and all(
+        copies(found.get(id(v))) for v in eqn.invars if not isinstance(v, jax.extend.core.Literal))]
+
+
 def still_while_outputs_move(closed: Any, inputs: Any, eqns: list[Any], before: Callable[[], list]) -> list[Any]:
     """Those of `eqns` whose results the outputs follow stay the same when the program's inputs are
     nudged (keys folded with a constant: another stream) while its outputs move: work beside the

@@ -20,8 +20,8 @@ import numpy as np
 
 from grader.checks import executables
 from grader.checks.core import DOCS, KataFailure, fail, sentence
-from grader.checks.dataflow import CALLS, always_zero, grown_tables, reaches_otherwise, takes_inputs
-from grader.checks.nudges import (loops_copying, outputs_follow, outputs_follow_constants, outputs_follow_each,
+from grader.checks.dataflow import CALLS, MOVES, always_zero, grown_tables, reaches_otherwise, takes_inputs
+from grader.checks.nudges import (computed_twice, loops_copying, outputs_follow, outputs_follow_constants, outputs_follow_each,
                                   still_while_outputs_move, unmoved_by_inputs)
 from grader.checks.values import assert_close
 
@@ -360,6 +360,12 @@ class Program:
         resharded on the way, never computed with. The tool then does the work on the data, not a
         pass of its own over results computed beside it (a 1-tap identity convolution, say)."""
         return takes_inputs(self.jaxpr, {id(eqn) for eqn in self.live(*names)}, inputs)
+
+    def computed_twice(self) -> list[tuple[str, str]]:
+        """(first, again): primitives of equations whose results the program computes a second time,
+        however spelled (`x1 * x2 ** -1` after `x1 / x2`); see nudges.computed_twice."""
+        pairs = computed_twice(self.jaxpr, self.inputs, frozenset(MOVES | {*_PASS_THROUGH, "convert_element_type"}))
+        return [(a.primitive.name, b.primitive.name) for a, b in pairs]
 
     def input_free_work(self, min_size: int) -> list[str]:
         """The primitives of equations that build an array of at least `min_size` values out of smaller
