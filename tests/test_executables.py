@@ -113,3 +113,14 @@ def test_the_current_mesh_is_part_of_the_key():
         with jax.set_mesh(jax.sharding.Mesh(np.array(order), ("d",))):
             keys.append(executables._key(("same",), (np.ones(4, np.float32),)))
     assert keys[0] != keys[1]
+
+
+def test_a_full_folder_is_emptied_rather_than_left_to_stale_entries(folder, monkeypatch):
+    """Entries of earlier versions of the checks are never found again: a folder full of them is
+    emptied at a process's first write, not left to refuse every new one."""
+    monkeypatch.setattr(executables, "_FOLDER_LIMIT", 3)
+    folder.mkdir(parents=True)
+    for k in range(3):
+        (folder / f"stale{k}.exe").write_bytes(b"from an earlier version")
+    executables.run(lambda a: a * 3, (np.ones(2, np.float32),), ("tripled",))
+    assert not list(folder.glob("stale*")) and len(list(folder.glob("*.exe"))) == 1

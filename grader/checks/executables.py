@@ -221,11 +221,21 @@ _entries: list[int] = []  # the folder's entries, counted at this process's firs
 
 
 def _room(folder: Path) -> bool:
+    """Whether one more entry fits. A folder found full at this process's first write is emptied: it
+    is a cache, and entries of earlier versions of the checks (never found again) would else fill it."""
     if not _entries:
         try:
-            _entries.append(sum(1 for _ in os.scandir(folder)))
+            found = list(os.scandir(folder))
         except OSError:
-            _entries.append(0)
+            found = []
+        if len(found) >= _FOLDER_LIMIT:
+            for entry in found:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass  # another examiner emptied it first
+            found = []
+        _entries.append(len(found))
     _entries[0] += 1
     return _entries[0] <= _FOLDER_LIMIT
 
