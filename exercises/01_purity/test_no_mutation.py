@@ -74,6 +74,34 @@ def test_same_inputs_give_the_same_result_twice(exercise):
                                               f"{sorted(OTHER_PARAMS)}")
 
 
+def test_result_follows_the_values_handed_in(exercise):
+    # The caller's own dicts, changed by the caller between calls: a pure function's result depends only
+    # on the values it is handed, not on which objects hold them.
+    params = {k: v.copy() for k, v in PARAMS.items()}
+    grads = {k: v.copy() for k, v in GRADS.items()}
+    first = exercise.sgd_update(params, grads, LR)
+    _check_untouched(params, PARAMS, name="params", after="a call")
+    _check_untouched(grads, GRADS, name="grads", after="a call")
+    checks.assert_close(first, EXPECTED, what="sgd_update(params, grads, lr)")
+    params["w"] += 1.0  # in place: the same array object holds new values
+    grads["b"] = GRADS["b"] * 2  # a new array under a key of the same dict
+    changed = ({k: v.copy() for k, v in params.items()}, {k: v.copy() for k, v in grads.items()})
+    expected = {k: params[k] - LR * grads[k] for k in params}
+    again = jax.tree.map(np.asarray, exercise.sgd_update(params, grads, LR))
+    _check_untouched(params, changed[0], name="params", after="a second call on the caller's changed dicts")
+    _check_untouched(grads, changed[1], name="grads", after="a second call on the caller's changed dicts")
+    stale = [k for k in expected if k in again and k in first and not np.allclose(again[k], expected[k])
+             and np.allclose(again[k], np.asarray(first[k]))]
+    if stale:
+        checks.fail(f"the caller changed the values in its dicts and called sgd_update(params, grads, lr) again "
+                    f"with the same dicts: {stale} came back exactly as the first call returned them, where "
+                    f"{checks.short(expected[stale[0]])} was due for {stale[0]!r}. A pure function's result depends "
+                    f"only on the values it is handed; a result kept from an earlier call and found again by the "
+                    f"objects' identity is stale once the caller changes them. See {checks.DOCS}/notebooks/"
+                    f"Common_Gotchas_in_JAX.html#pure-functions", "keeps-state")
+    checks.assert_close(again, expected, what="sgd_update(params, grads, lr) on the caller's changed dicts")
+
+
 def test_jitted_and_plain_calls_agree(exercise):
     params, grads = _inputs()
     compiled = jax.jit(exercise.sgd_update)(params, grads, LR)

@@ -65,5 +65,6 @@ def test_loop_stays_one_loop(exercise):
         hint="This exercise is about looping inside the compiled program: a formula for the sum "
              "gives the numbers without the loop. Add i to the running total in the body of a "
              f"lax.fori_loop. See {checks.DOCS}/_autosummary/jax.lax.fori_loop.html")
-    checks.assert_loop_returns(program, LOOP_PRIMITIVES, what=what, tool="lax.fori_loop")
+    checks.assert_loop_returns(program, LOOP_PRIMITIVES, what=what, tool="lax.fori_loop", trips=(33, 33),
+                               hint="One trip per integer in the range, adding it to the running total.")
     checks.assert_loops_rolled(program, what=what)

@@ -93,7 +93,8 @@ def test_each_is_one_rolled_scan(exercise):
         checks.assert_uses(program, {"scan", "while"}, what=name, tool="lax.scan",
                            hint="Scan over the arrays themselves: a closed-form formula or a Python loop "
                                 "gives the same numbers without the tool.")
-        checks.assert_loop_returns(program, {"scan", "while"}, what=name, tool="lax.scan")
+        walks = {0: ("values", 0), 1: ("weights", 0)} if name == "weighted_ema" else {0: ("rewards", 0)}
+        checks.assert_loop_returns(program, {"scan", "while"}, what=name, tool="lax.scan", walks=walks)
         checks.assert_loops_rolled(program, what=name)
         lengths = sorted({int(eqn.params.get("length", 0)) for eqn in program.live("scan")})
         if len(values) not in lengths:

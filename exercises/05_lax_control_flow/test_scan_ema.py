@@ -63,7 +63,8 @@ def test_one_rolled_scan_whatever_the_length(exercise):
                        hint="A formula with powers of decay, or a matrix of weights, gives the "
                             "numbers without the loop the exercise practises: thread the average "
                             "through the scan's carry.")
-    checks.assert_loop_returns(program, {"scan"}, what=what, tool="lax.scan", steps=(999, 1000))
+    checks.assert_loop_returns(program, {"scan"}, what=what, tool="lax.scan", steps=(999, 1000),
+                               walks={0: ("xs", 0)})
     loops = program.loops()
     if len(loops) > 1:
         checks.fail(f"{what}: the program holds {len(loops)} loops "

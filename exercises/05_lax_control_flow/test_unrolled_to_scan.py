@@ -56,6 +56,9 @@ def test_matches_the_loop_in_one_program_that_does_not_grow(exercise):
     checks.assert_uses(program, {"scan"}, what=what, tool="lax.scan")
     checks.assert_loop_returns(program, {"scan"}, what=what, tool="lax.scan", steps=(1000,),
                                hint="The states after every step are what the scan's steps stack.")
+    checks.assert_loop_not_fed_steps(program, program.live("scan"), what=what, tool="lax.scan",
+                                     hint="The spring needs no data per step: carry (x, v) and let each "
+                                          "step compute the next state from the last.")
     checks.assert_loops_rolled(program, what=what,
                                hint="unroll= puts the copies the Python loop made back into the "
                                     "program; leave the scan rolled.")

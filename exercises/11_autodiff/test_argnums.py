@@ -60,3 +60,19 @@ def test_differentiates_g_itself(exercise):
                               atol=1e-6, hint="Each partial must be a derivative JAX takes of g (jax.grad "
                                               "with argnums), not one worked out by hand.",
                               shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")
+    # A g whose partials JAX takes from a rule it was given (jax.custom_jvp): round's slope set to 1.
+    # jax.grad follows it; partials taken any other way see round's 0. float16: no earlier call's type.
+    x, y = np.float16(1.25), np.float16(-2.5)
+    with checks.swap_function(exercise, "g", lambda u, v: u * checks.straight_through_round(v)
+                              + v * checks.straight_through_round(u)):
+        outs = checks.both_ways(lambda u, v: (exercise.dg_dx(u, v), exercise.dg_dy(u, v), exercise.dg_both(u, v)),
+                                jnp.float16(x), jnp.float16(y))
+    want = (np.round(y) + y, x + np.round(x))
+    for how, got in outs.items():
+        checks.assert_follows(tuple(got[:2]) + (tuple(got[2]) if isinstance(got[2], (tuple, list)) else got[2],),
+                              (*want, want), what=f"(dg_dx, dg_dy, dg_both)(x, y) {how}", swapped="g", rtol=1e-3,
+                              atol=1e-3, hint="g here is x * r(y) + y * r(x), r a round whose derivative JAX was told "
+                                              "is 1 (jax.custom_jvp): jax.grad follows the rules JAX knows for g's "
+                                              "operations, custom ones included, where partials taken another way "
+                                              "see round's 0.",
+                              shape_hint="dg_both returns the tuple (∂g/∂x, ∂g/∂y).")

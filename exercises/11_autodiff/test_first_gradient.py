@@ -64,3 +64,15 @@ def test_differentiates_f_itself(exercise):
         checks.assert_follows(tuple(pair) if isinstance(pair, (tuple, list)) else pair, (want_value, want_slope),
                               what=f"f_and_df(x) {how}", swapped="f", rtol=1e-6, atol=1e-7, hint=hint,
                               shape_hint="f_and_df returns the pair (f(x), f'(x)).")
+    # An f whose derivative JAX takes from a rule it was given (jax.custom_jvp, as for jax.nn.relu):
+    # x * round(x), round's slope set to 1. JAX's autodiff follows the rule; a derivative taken any
+    # other way (by hand, by finite differences, by reading f's equations) sees round's 0.
+    # float16, a type no earlier call used, so no program traced before this swap is reused.
+    x = np.float16(1.25)
+    with checks.swap_function(exercise, "f", lambda v: v * checks.straight_through_round(v)):
+        slopes = checks.both_ways(exercise.df, jnp.float16(x))
+    for how, slope in slopes.items():
+        checks.assert_follows(slope, np.float16(1.0) + x, what=f"df(x) {how}", swapped="f", rtol=1e-3, atol=1e-3,
+                              hint="f here is x * r(x), r a round whose derivative JAX was told is 1 "
+                                   "(jax.custom_jvp): jax.grad follows the rules JAX knows for f's operations, "
+                                   "custom ones included, where a derivative taken another way sees round's 0.")

@@ -86,10 +86,15 @@ def test_differentiates_the_given_functions(exercise):
     rng = np.random.default_rng(9)
     b, c = rng.standard_normal((200, 3)).astype(np.float32), rng.standard_normal((200, 3)).astype(np.float32)
     x4 = rng.standard_normal(4).astype(np.float32)
-    hint = "Build it with JAX's autodiff of the function itself, not with a derivative worked out by hand."
-    with (checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)),
+    hint = ("Build it with JAX's autodiff of the function itself, not with a derivative worked out by hand: JAX "
+            "follows the rules it knows for the function's operations, custom ones included (the functions here "
+            "hold a round whose derivative JAX was told is 1, by jax.custom_jvp).")
+    # Rounds whose derivative JAX was told is 1 (jax.custom_jvp): only JAX's autodiff follows the rule.
+    with (checks.swap_function(exercise, "expand", lambda x: jnp.sin(jnp.asarray(b) @ x)
+                               + checks.straight_through_round(jnp.asarray(b) @ x)),
           checks.swap_function(exercise, "summarize", lambda x: jnp.asarray(c).T @ jnp.sin(x)),
-          checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6)):
+          checks.swap_function(exercise, "energy", lambda x: jnp.sum(jnp.cos(x)) + jnp.sum(x) ** 3 / 6
+                               + jnp.sum(x * checks.straight_through_round(x)))):
         # Under jax.jit one program for the three (one compile, not one per eager op); then on arrays.
         outs = checks.both_ways(lambda u, v, w: (exercise.jacobian_of_expand(u), exercise.jacobian_of_summarize(v),
                                                  exercise.hessian_of_energy(w)),
@@ -100,11 +105,12 @@ def test_differentiates_the_given_functions(exercise):
 
 def _follow(tall, wide, hess, b, c, x4, hint, how):
     """The three derivatives with the functions swapped, as they should be (`how`: how they were called)."""
-    checks.assert_follows(tall, np.cos(b @ X_TALL)[:, None] * b, what=f"jacobian_of_expand(x) {how}",
+    checks.assert_follows(tall, (np.cos(b @ X_TALL) + 1)[:, None] * b, what=f"jacobian_of_expand(x) {how}",
                           swapped="expand", rtol=1e-5, atol=1e-6, hint=hint, shape_hint="A Jacobian is (outputs, inputs).")
     checks.assert_follows(wide, c.T * np.cos(X_WIDE)[None, :], what=f"jacobian_of_summarize(x) {how}",
                           swapped="summarize", rtol=1e-5, atol=1e-6, hint=hint,
                           shape_hint="A Jacobian is (outputs, inputs).")
-    checks.assert_follows(hess, np.diag(-np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
+    # x * round(x) adds 1 down the diagonal: the rule's slope once (its value is round's own, slope 0).
+    checks.assert_follows(hess, np.diag(1 - np.cos(x4)) + x4.sum() * np.ones((4, 4), np.float32),
                           what=f"hessian_of_energy(x) {how}", swapped="energy", rtol=1e-5, atol=1e-5, hint=hint,
                           shape_hint="The Hessian of R^n -> R is n x n.")

@@ -17,7 +17,8 @@ Task (fill-in): `loss_fn(params, x, y)` is the mean squared error of
 x @ params["w"] + params["b"], with the matmul and bias add in bfloat16 and
 the mean (its sum) taken and returned in float32; the residual and its square
 may be computed in either dtype. `train_step(params, x, y, lr)` is one SGD step
-on float32 params, returned in float32. Keep names and signatures.
+on float32 params with the gradient jax.grad takes of loss_fn, returned in
+float32. Keep names and signatures.
 """
 
 import jax

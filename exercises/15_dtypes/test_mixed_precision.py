@@ -235,15 +235,18 @@ def test_train_step_differentiates_loss_fn(exercise):
               "b": rng.uniform(0.5, 1.5, size=2).astype(np.float32)}
     x, y = rng.normal(size=(5, 3)).astype(np.float32), rng.normal(size=(5, 2)).astype(np.float32)
 
-    def other_loss(params, x, y):  # gradient: 2 w for w, 3 for every b
-        return jnp.sum(params["w"] ** 2) + 3.0 * jnp.sum(params["b"])
+    def other_loss(params, x, y):  # gradient: 2 w + 1 for w (round's slope set to 1 by a rule), 3 for every b
+        w = params["w"]
+        return jnp.sum(w ** 2) + jnp.sum(checks.straight_through_round(w)) + 3.0 * jnp.sum(params["b"])
 
     with checks.swap_function(exercise, "loss_fn", other_loss):  # traced and on arrays: it follows both
         news = checks.both_ways(exercise.train_step, {k: jnp.asarray(v) for k, v in params.items()},
                                 jnp.asarray(x), jnp.asarray(y), 0.1)
-    want = {"w": params["w"] - 0.1 * 2 * params["w"], "b": params["b"] - 0.1 * 3.0}
+    want = {"w": params["w"] - 0.1 * (2 * params["w"] + 1), "b": params["b"] - 0.1 * 3.0}
     for how, new in news.items():
         checks.assert_follows(new, want, what=f"train_step(params, x, y, 0.1) {how}", swapped="loss_fn",
                               rtol=1e-5, hint="One SGD step uses the gradient of loss_fn itself, by jax.grad: "
                                               "jax.grad follows the casts, and so the bfloat16 matmuls run "
-                                              "backwards too.")
+                                              "backwards too. It follows the rules JAX knows for loss_fn's "
+                                              "operations, custom ones included: the loss here holds a round "
+                                              "whose derivative JAX was told is 1 (jax.custom_jvp).")

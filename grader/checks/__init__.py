@@ -10,7 +10,8 @@ Checks call these instead of bare `assert`s so a learner never has to decode
 - values: `assert_close`, `assert_shape_dtype`, `assert_not_mutated` (and `keep_untouched`: inputs
   compared again after later calls and at the end of the check, `assert_kept_untouched`), `assert_sees_global_change`,
   `swap_function` + `both_ways` + `assert_follows` (the answer transforms the function the task names,
-  traced and called on arrays),
+  traced and called on arrays; `straight_through_round` builds a swapped function whose derivative only
+  JAX's autodiff takes),
   `read_setting`/`change_setting` and `assert_leaves_setting` (a global JAX setting as found, where the
   exercise runs), `observe` (a check's probe run beside the exercise), `Timeline` (a function and a
   fake clock to hand a probe's exercise, whose record the exercise cannot reach: grader.runtime.witness)
@@ -81,7 +82,7 @@ from grader.checks.prng import (assert_draws, assert_keys_not_from_draws, assert
 from grader.checks.witnessed import Run, Watch, assert_leaves_settings, changed_settings, every_setting
 from grader.checks.values import (assert_close, assert_follows, assert_kept_untouched, assert_leaves_setting,
                                   assert_not_mutated, both_ways, assert_sees_global_change, assert_shape_dtype, change_setting,
-                                  keep_untouched, read_setting, observe, swap_function)
+                                  keep_untouched, read_setting, observe, straight_through_round, swap_function)
 
 __all__ = [
     "CALLBACKS", "COLLECTIVES", "COMPILE_EVENT", "CompileLog", "CompiledProgram", "DOCS", "FAILURE_CODES",
@@ -96,5 +97,5 @@ __all__ = [
     "assert_split_over_devices", "assert_uses", "call_on_device", "handed_mesh", "change_setting", "clear_caches", "compiled_jit", "compiled_program", "count_compiles", "exported_text",
     "drawn_values", "fail", "forms", "host_reads", "jaxpr_primitives", "jaxpr_size", "judging", "keep_untouched", "layout_of", "lowered_donations", "max_traces",
     "no_key_reuse", "observe", "on_devices", "per_device_shape", "picture", "program_of", "read_setting", "run_in_processes",
-    "sentence", "short", "swap_function", "traced_jaxpr", "within_seconds",
+    "sentence", "short", "straight_through_round", "swap_function", "traced_jaxpr", "within_seconds",
 ]

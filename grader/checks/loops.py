@@ -14,7 +14,7 @@ import numpy as np
 from grader.checks.core import DOCS, fail, sentence
 from grader.checks.dataflow import handed_on
 from grader.checks.jitted import assert_called_as_traced
-from grader.checks.nudges import values_before_and_nudged, values_of
+from grader.checks.nudges import values_before_and_nudged, values_of, values_over, while_trips
 from grader.checks.programs import Program, assert_computes, program_of
 
 
@@ -220,7 +220,8 @@ def assert_loop_not_fed_steps(program: Program, loops: list[Any], *, what: str, 
 
 
 def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str], *, what: str, tool: str,
-                        steps: tuple[int, ...] = (), hint: str = "") -> None:
+                        steps: tuple[int, ...] = (), walks: dict[int, tuple[str, int]] | None = None,
+                        trips: tuple[int, int] | None = None, hint: str = "") -> None:
     """Every output of the program is a result of a loop of these primitives that the outputs follow
     (`Program.live`), handed on as it came (moved, reshaped, cast or sliced): the loop computed it.
     A result computed beside the loop, with the loop's own folded in where it cancels (`+ (final -
@@ -228,7 +229,14 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
     was handed, on the data it ran on: a stacked output equal to a sequence it scanned over, a final
     carry equal to its start or to the last element scanned (a result computed beside the loop and
     passed through it, `(a + b) / 2` of two copies). `steps`: the lengths a scan that returns them may
-    have, one step per element (a scan of one step over the whole series is not the loop asked for)."""
+    have, one step per element (a scan of one step over the whole series is not the loop asked for).
+    `walks`: the data the loop walks, by position among the program's inputs -> (its name, the axis
+    of its steps): the loop's own input for a step (an element of a sequence it scans, a constant
+    it indexes, its carry's start) depends on that step of the data alone, so nudging one step in
+    the middle moves at most two steps of each and no start; a sequence computed beside the loop
+    (a cumulative sum, a matrix of weights, a closed form) moves from that step on, rescaled or not.
+    `trips`: the fewest and most trips each such loop makes on this data, counted where the check
+    runs (a loop of one trip that adds a precomputed total is not the loop asked for)."""
     __tracebackhide__ = True
     origins = handed_on(program.jaxpr, {id(eqn) for eqn in program.live(*primitives)})
     which = [k for k, origin in enumerate(origins) if origin is None]
@@ -244,6 +252,23 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
                       f"element ({' or '.join(map(str, steps))}): the work is done inside one step over "
                       f"the whole series, not by the loop, one element at a time.", hint,
                       f"See {DOCS}/_autosummary/jax.lax.scan.html"), "wrong-tool")
+    loops = list({id(eqn): eqn for eqn, _ in origins}.values())
+    for loop in loops if trips is not None else ():
+        made = int(loop.params["length"]) if loop.primitive.name == "scan" else \
+            while_trips(program.jaxpr, program.inputs, loop)
+        if made is not None and not trips[0] <= made <= trips[1]:
+            asked = str(trips[0]) if trips[0] == trips[1] else f"{trips[0]} to {trips[1]}"
+            fail(sentence(f"{what}: its {tool} makes {made} trip(s) on this data, where the task's loop makes "
+                          f"{asked}, one per step of the work: the work is done beside the loop, or inside "
+                          f"fewer trips than it takes.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+    if walks:
+        beside = _steps_computed_beside(program, loops, walks)
+        if beside:
+            fail(sentence(f"{what}: its {tool} is handed {beside}: values computed from the data beside the loop "
+                          f"(a step's from other steps, a start from steps still to come), which the loop only "
+                          f"passes along. The loop's own "
+                          f"input for a step should be that step of the data; the running value belongs in its "
+                          f"carry, computed step by step.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
     handed = [k for k, origin in enumerate(origins) if _was_handed(program, *origin)]
     if handed:
         named = "its result" if len(origins) == 1 else f"its output{'s' if len(handed) > 1 else ''} {handed}"
@@ -251,6 +276,51 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
                       f"this data (a sequence it scanned over, or its carry's start): the values were "
                       f"computed beside the loop. The task asks {tool} to compute them, step by step.",
                       hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+
+
+def _steps_computed_beside(program: Program, loops: list[Any], walks: dict[int, tuple[str, int]]) -> str:
+    """What of `loops`' inputs moves more than its own step when one step of the walked data is nudged
+    (see `assert_loop_returns`), said in words; empty if nothing does."""
+    inputs = list(program.inputs)
+    length = min(np.shape(inputs[i])[axis] for i, (_, axis) in walks.items())
+    if length < 5:
+        return ""
+    middle = length // 2
+    nudged = list(inputs)
+    for i, (_, axis) in walks.items():
+        data = np.array(inputs[i], copy=True)
+        at = (slice(None),) * axis + (middle,)
+        data[at] = data[at] + 1 if np.issubdtype(data.dtype, np.integer) else data[at] * 1.5 + 0.75
+        nudged[i] = jax.numpy.asarray(data)
+    operands = {id(v): v for eqn in loops for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
+    before, after = values_over(program.jaxpr, [inputs, nudged], set(operands))
+    said = []
+    for eqn in loops:
+        params = eqn.params
+        if eqn.primitive.name == "scan":
+            consts, carry = params["num_consts"], params["num_carry"]
+            roles = ["constant"] * consts + ["carry's start"] * carry + ["sequence"] * (len(eqn.invars) - consts - carry)
+        else:
+            skip, consts = params["cond_nconsts"], params["body_nconsts"]
+            roles = ["constant"] * (skip + consts) + ["carry's start"] * (len(eqn.invars) - skip - consts)
+        for var, role in zip(eqn.invars, roles):
+            old, new = before.get(id(var)), after.get(id(var))
+            if old is None or new is None or np.shape(old) != np.shape(new):
+                continue
+            moved = ~np.isclose(np.asarray(old), np.asarray(new), rtol=1e-6, atol=0, equal_nan=True) \
+                if np.issubdtype(np.asarray(old).dtype, np.inexact) else np.asarray(old) != np.asarray(new)
+            if not moved.any():
+                continue
+            if role == "carry's start":
+                said.append(f"a carry's start {var.aval.str_short()} that moves when step {middle} of the data does")
+                continue
+            axes = [0] if role == "sequence" else [a for a, n in enumerate(np.shape(old)) if n >= length - 1]
+            spread = [int(np.any(moved, axis=tuple(b for b in range(moved.ndim) if b != a)).sum()) for a in axes]
+            if spread and min(spread) > 2:
+                said.append(f"a {role} {var.aval.str_short()} of which {min(spread)} steps move when step {middle} "
+                            f"of the data does")
+    names = ", ".join(name for name, _ in walks.values())
+    return f"{'; '.join(said)} (nudging step {middle} of {names})" if said else ""
 
 
 def _was_handed(program: Program, eqn: Any, k: int) -> bool:

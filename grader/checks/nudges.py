@@ -331,6 +331,36 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[
     return {loop for loop in judged if not any(f for (other, _), f in zip(nudges, follows) if other == loop)}
 
 
+def while_trips(closed: Any, inputs: Any, eqn: Any, cap: int = 1 << 20) -> int | None:
+    """How many trips while loop `eqn` (an equation the program reaches) makes on `inputs`: its own
+    condition and body run where the check runs, with a counter beside them (at most `cap` trips);
+    None if the loop cannot be run this way."""
+    wanted = {id(v) for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
+    found = values_of(closed, inputs, wanted)
+    operands = [np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, jax.extend.core.Literal) else found.get(id(v))
+                for v in eqn.invars]
+    if any(value is None for value in operands):
+        return None
+    params = eqn.params
+    n_cond, n_body = params["cond_nconsts"], params["body_nconsts"]
+    cond, body = jax.extend.core.jaxpr_as_fun(params["cond_jaxpr"]), jax.extend.core.jaxpr_as_fun(params["body_jaxpr"])
+
+    def count(*ops: Any) -> Any:
+        cond_consts, body_consts, carry = ops[:n_cond], ops[n_cond:n_cond + n_body], ops[n_cond + n_body:]
+        return jax.lax.while_loop(
+            lambda state: jax.numpy.logical_and(cond(*cond_consts, *state[1])[0], state[0] < cap),
+            lambda state: (state[0] + 1, list(body(*body_consts, *state[1]))),
+            (jax.numpy.int32(0), list(carry)))[0]
+
+    parts = [_stated(params[name], lambda said: (said.text, said.constants)) for name in ("cond_jaxpr", "body_jaxpr")]
+    what = None if None in parts else ("while_trips", cap, *parts)
+    try:
+        trips, _ = executables.run(count, tuple(operands), what)
+    except Exception:  # noqa: BLE001 - a loop that cannot be run alone is not counted
+        return None
+    return int(trips)
+
+
 def _carried_into(eqn: Any, slots: set[int]) -> set[int]:
     """The results of a loop that the carries in `slots` feed on later steps (through the step's
     dataflow, carry after carry)."""

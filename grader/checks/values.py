@@ -12,6 +12,7 @@ from typing import Any
 
 import chex
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from grader.checks import site
@@ -330,6 +331,22 @@ def both_ways(function: Callable, *args: Any, static_argnums: Any = ()) -> dict[
     """
     return {"under jax.jit": jax.jit(function, static_argnums=static_argnums)(*args),
             "called directly": function(*args)}
+
+
+def straight_through_round(x: Any) -> Any:
+    """`jnp.round(x)`, whose derivative JAX is told (`jax.custom_jvp`) is 1 instead of round's 0.
+
+    Build a swapped function with it (`swap_function`) where a task says "the derivative JAX takes
+    of f": JAX's autodiff (grad, jvp, jacfwd, value_and_grad) follows the rule, while a derivative
+    taken any other way (written by hand, by finite differences, by reading f's equations) sees
+    round's 0. The rule is made inside the call, so a swap carries it whole.
+    """
+    @jax.custom_jvp
+    def rounded(v: Any) -> Any:
+        return jnp.round(v)
+
+    rounded.defjvp(lambda primals, tangents: (jnp.round(primals[0]), tangents[0]))
+    return rounded(x)
 
 
 _CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS

@@ -20,6 +20,7 @@ FAILURE_CODES = {
     "not-jitted": "is not compiled with jax.jit",
     "mutates-input": "changes its input in place",
     "stale-global": "bakes in a global at trace time",
+    "keeps-state": "keeps results between calls, so what it returns depends on more than its arguments",
     "trace-time-effect": "runs a side effect only while tracing",
     "not-distributed": "does not run the work on the devices",
     "wrong-sharding": "leaves the result on the wrong devices or sharding",
