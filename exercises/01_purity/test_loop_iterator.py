@@ -35,3 +35,6 @@ def test_sums_every_square_in_one_loop(exercise):
                            what="sum_of_squares(values of length 64)", rtol=1e-5)
     checks.assert_loops_rolled(program, what="sum_of_squares(values of length 64)",
                                hint="One loop means one copy of the body, whatever the length.")
+    # Called on arrays, the function must run that loop too, not Python's over the elements op by op.
+    checks.assert_called_as_traced(exercise.sum_of_squares, jnp.asarray(values), what="sum_of_squares(values)",
+                                   program=program, nothing_else=True)

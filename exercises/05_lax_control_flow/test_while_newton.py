@@ -74,6 +74,10 @@ def test_stops_inside_the_program_with_while_loop(exercise):
              "at run time: a fixed-length loop (a fori_loop with fixed bounds is a scan) runs every "
              "step whatever the data, even when it masks the late ones out. Let the loop's "
              f"condition decide. See {checks.DOCS}/_autosummary/jax.lax.while_loop.html")
+    checks.assert_not_uses(program, {"scan"}, what=what,
+                           why="A fixed-length loop (lax.scan, or a fori_loop with fixed bounds) runs every step "
+                               "whatever the data, masking the late ones: the Newton steps belong in the "
+                               "while_loop, one per trip, its condition deciding after each.")
     updates = newton_reference(10.0, 0.01)[1]
     checks.assert_loop_returns(program, {"while"}, what=what, tool="lax.while_loop", trips=(updates - 1, updates + 1),
                                hint="One trip per Newton update, the condition deciding after each.")

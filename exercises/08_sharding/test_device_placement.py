@@ -112,6 +112,16 @@ def added_where_a_lives(exercise):
                         f"not b, was moved, so the add ran away from a's device and its result was copied "
                         f"back afterwards. Placement of the result does not say where the work ran: move b "
                         f"to a's device and add there. See {PLACEMENT_DOCS}", "wrong-sharding")
+        # A device-to-host read is no transfer the guards above see on every platform (on CPU the host
+        # is the device): watched where the exercise runs.
+        with checks.host_reads() as reads:
+            jax.block_until_ready(exercise.add_on_first(a, b))
+        if reads:
+            checks.fail(f"{what} reads {', '.join(reads[:3])} back to the host: b's values went through host "
+                        f"memory (NumPy, Python numbers) on their way to a's device, a round trip, however "
+                        f"they came back (a constant of a program, numbers written into it). Both inputs are "
+                        f"jax.Arrays on devices: move b between devices explicitly, then add. "
+                        f"See {PLACEMENT_DOCS}", "host-transfer")
         # A guard stops at the first copy (a decoy copy of b hides the copies after it) and code can
         # set its own guard; the call's program lists every copy it makes, whatever the guards.
         program = checks.program_of(lambda: exercise.add_on_first(a, b), what=what)

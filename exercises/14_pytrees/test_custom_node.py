@@ -93,8 +93,11 @@ def test_flattens_to_mean_and_log_std_and_back(exercise):
                     f"unflatten converts or checks its children, but JAX and tree utilities rebuild a node "
                     f"from whatever the leaves are at that point (shapes, None, ShapeDtypeStructs, "
                     f"placeholder objects, tracers): it must store them as they are. {DOCS}", "not-pytree")
-    # ... and here, what other leaf functions return: NumPy arrays of any dtype, Python numbers, lists.
+    # ... and here, what other leaf functions return: arrays of any dtype (NumPy's and JAX's: mixed precision,
+    # an argmax), Python numbers, lists.
     for made_of, leaf_fn in (("float16 arrays", lambda a: np.asarray(a).astype(np.float16)),
+                             ("bfloat16 jax arrays", lambda a: jnp.asarray(a, jnp.bfloat16)),
+                             ("int32 jax arrays", lambda a: jnp.asarray(a).astype(jnp.int32)),
                              ("float32 NumPy arrays", lambda a: np.asarray(a, np.float32) * 2),
                              ("Python floats", lambda a: float(np.asarray(a).sum())),
                              ("Python ints", lambda a: int(np.asarray(a).size)),

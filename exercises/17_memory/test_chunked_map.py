@@ -67,17 +67,29 @@ def test_loops_over_chunks_of_batch_size(exercise):
     # the scores. A loop of as many iterations over chunks of the keys never holds one.
     if not any(_scores_a_chunk(eqn) for eqn in loops if eqn.params.get("length") == Q // BATCH):
         checks.fail(f"log_normalizers(queries, keys, {BATCH}) loops {Q // BATCH} times, but no iteration scores "
-                    f"a chunk of {BATCH} queries against all {K} keys (no ({BATCH}, {K}) slice of the scores "
-                    f"in the loop's body): the loop runs over something else, such as chunks of the keys "
+                    f"a chunk of {BATCH} queries against all {K} keys (no matmul in the loop's body makes a "
+                    f"({BATCH}, {K}) slice of the scores that the step's results are computed from): the loop runs over something else, such as chunks of the keys "
                     f"with every query's running sum carried along. The task chunks the queries, batch_size "
                     f"rows at a time, each chunk against every key. See {MAP_DOCS}", "wrong-tool")
 
 
 def _scores_a_chunk(loop):
-    """Whether the loop's body computes an array with a batch_size axis and a len(keys) axis."""
-    body = checks.Program(loop.params.get("jaxpr") or loop.params["body_jaxpr"])
-    return any({BATCH, K} <= set(getattr(var.aval, "shape", ()))
-               for eqn in body.find(*set(body.primitives())) for var in eqn.outvars)
+    """Whether the loop's body scores a chunk against the keys: a matmul whose result has a batch_size
+    axis and a len(keys) axis, and which the step's results are computed from (an array of that shape
+    made beside the work and dropped is no chunk's scores)."""
+    body = loop.params.get("jaxpr") or loop.params["body_jaxpr"]
+    jaxpr = getattr(body, "jaxpr", body)
+    needed = {id(v) for v in jaxpr.outvars}
+    for eqn in reversed(jaxpr.eqns):  # the body's equations its results are computed from
+        if not any(id(v) in needed for v in eqn.outvars):
+            continue
+        needed |= {id(v) for v in eqn.invars}
+        scores = [e for e in [eqn, *(e for sub in jax.extend.core.jaxprs_in_params(eqn.params)
+                                     for e in checks.Program(sub).find("dot_general"))]
+                  if e.primitive.name == "dot_general"]
+        if any({BATCH, K} <= set(getattr(var.aval, "shape", ())) for e in scores for var in e.outvars):
+            return True
+    return False
 
 
 def test_values_and_compiled_memory(exercise):

@@ -141,6 +141,15 @@ def test_returns_f_outputs_compiled_once(exercise):
                     f"compiled program. See {GUIDE}", "recompiles" if later.count else "not-jitted")
     checks.assert_compiles(first, what="checked(lookup_log)", calls="its first call", at_most=1,
                            doing=("gather", "log"), why="the checks must run inside one program compiled with jax.jit")
+    # The work and its checks in one program: checkify's checks end in a reduce_or (whether any check
+    # failed); a jit of f's work alone, with its checks run op by op beside it, holds none.
+    work = [held for held in first.primitives if held is not None and {"gather", "log"} <= held]
+    if not any("reduce_or" in held for held in work):
+        checks.fail(f"checked(lookup_log) compiled f's work (gather, log) in a program without checkify's checks: "
+                    f"none of the {len(work)} program(s) holding it also computes whether a check failed "
+                    f"(checkify's error ends in a reduce_or). The checks ran op by op beside the program, or "
+                    f"not at all. Jit the checkified function, jax.jit(checkify.checkify(f, errors=...)), so "
+                    f"that f and its checks run in one compiled program. See {GUIDE}", "not-jitted")
     checks.assert_compiles(later, what="checked(lookup_log)", calls=f"the {len(calls) - 1} later calls with the "
                            f"same shapes", expected=0, warm_up=first,
                            why="the program compiled for the first call serves them: build the jitted, "

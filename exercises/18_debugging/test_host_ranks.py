@@ -64,6 +64,7 @@ def test_jit_calls_the_host_once_per_call(exercise):
     _check_through_host(exercise, shapes, what="jax.jit(ranks)(x)")
     program = checks.program_of(exercise.ranks, args[0], what="ranks")
     checks.assert_uses(program, {"pure_callback"}, what="ranks", tool="jax.pure_callback")
+    _one_host_call(program, what="ranks")
     if len(shapes) != 3:
         checks.fail(f"two calls of jax.jit(ranks) and one of ranks on an array ran host_ranks {len(shapes)} "
                     f"times; expected 3, one per call: the compiled program calls the host function each "
@@ -75,12 +76,25 @@ def test_jit_calls_the_host_once_per_call(exercise):
                            expected=0, warm_up=first)
 
 
+def _one_host_call(program, *, what):
+    """The program calls the host once, through pure_callback: no other callback beside it."""
+    held = program.times(*checks.CALLBACKS)
+    pure = program.times("pure_callback")
+    if held != 1 or pure != 1:
+        checks.fail(f"{what}'s program calls the host {held} time(s), {pure} of them through pure_callback; "
+                    f"expected one call, through jax.pure_callback: host_ranks computes the ranks, and the "
+                    f"result is what that one call returns (another callback beside it, io_callback or a "
+                    f"second pure_callback, is a second trip to the host). See {CALLBACKS}", "wrong-tool")
+
+
 def test_vmap_calls_the_host_once_per_batch(exercise):
     host = checks.Watch(stand_in_ranks)
     xs = _inputs(3, (5, 6))
     with checks.swap_function(exercise, "host_ranks", host.f):
         out = jax.block_until_ready(jax.jit(jax.vmap(exercise.ranks))(jnp.asarray(xs)))
     checks.assert_shape_dtype(out, (5, 6), jnp.int32, what="jax.jit(jax.vmap(ranks))(xs)")
+    _one_host_call(checks.program_of(jax.vmap(exercise.ranks), jnp.asarray(xs), what="jax.vmap(ranks)"),
+                   what="jax.vmap(ranks)")
     checks.assert_follows(out, stand_in_ranks(xs), what="jax.jit(jax.vmap(ranks))(xs) over 5 rows",
                           swapped="host_ranks", hint=FOLLOW_THE_HOST)
     shapes = host_calls(host)

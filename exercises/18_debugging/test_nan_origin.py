@@ -92,6 +92,11 @@ def _check_ran_checked(f, *, what):
                     f"it was {how}. The task is jax.jit(f)(*args) with the option on: JAX checks the "
                     f"compiled call's output and, when it holds a NaN, runs the function again "
                     f"de-optimized to find the primitive that made it. See {FLAGS}", "not-jitted")
+    if any(run.checkified for run in runs):
+        checks.fail(f"{what}: {f.name} was traced inside checkify (checkify.checkify with nan_checks, say): "
+                    f"the name returned can come from checkify's error, not from the NaN check the task asks "
+                    f"for. The task is jax.jit(f)(*args) with jax_debug_nans on, whose FloatingPointError "
+                    f"names the primitive. See {FLAGS}", "wrong-tool")
     if any(run.traced and not run.settings["jax_debug_nans"] for run in runs):
         checks.fail(f"{what}: besides the checked call, {f.name} was also traced with NaN checking off (a "
                     f"jit of checkify(f), say): the name returned can come from that other program. The "

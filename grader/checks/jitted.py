@@ -176,8 +176,8 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"and chooses is not the task's. See {DOCS}/jit-compilation.html", "not-jitted")
     # Moves and casts JAX adds around an operation run one by one are no work of the answer's.
     # JAX's own library calls the trace shows may be compiled as programs of the answer's (jax.jit(jnp.sin)).
-    shown_eager, shown_ops = _eager_shown(jaxpr)
-    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | RESHAPES | set(shown_ops) | {
+    shown_eager, shown_ops, inside = _eager_shown(jaxpr)
+    shown = set().union(*(held for held, _ in wanted)) | _COMPILED_CALLS | RESHAPES | set(shown_ops) | inside | {
         inner.primitive.name for eqn in jaxpr.jaxpr.eqns if _library_call(eqn)
         for inner in all_eqns(eqn.params.get("jaxpr"))}
     extra = [counts for counts in compiled if set(counts) - shown]
@@ -197,14 +197,20 @@ def _assert_called_as_traced(fn: Callable, args: tuple, kwargs: dict, jaxpr: Any
              f"whatever the inputs are. See {DOCS}/jit-compilation.html", "not-jitted")
 
 
-def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]]]:
+_ONE_OPERATION = frozenset({"while", "scan", "cond"})  # compiled whole when run eagerly, bodies and all
+
+
+def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]], set[str]]:
     """What a call may compile for eager operations as its trace shows it: the names of those programs
     (JAX's own jitted library calls at the trace's top level; JAX's moves of data: a NumPy input staged
     onto a device, a pmap's result cut per device), and for each operation at the trace's top level (in
     a custom rule's body run eagerly too) the shapes of its array operands: the same operations on
-    other shapes (one example at a time, in a Python loop) are not the traced ones."""
+    other shapes (one example at a time, in a Python loop) are not the traced ones; and the primitives
+    of the loops' and branches' bodies, which run only inside the program JAX compiles for the loop or
+    the choice (a loop's step run op by op, in Python's loop, is not the traced loop)."""
     names = {"jit(stage)", "jit(_multi_slice)"}
     ops: dict[str, set[tuple]] = {}
+    inside: set[str] = set()  # the primitives of the loops' and branches' bodies: in their programs only
 
     def walk(level: Any) -> None:
         for eqn in getattr(level, "jaxpr", level).eqns:
@@ -212,13 +218,19 @@ def _eager_shown(jaxpr: Any) -> tuple[set[str], dict[str, set[tuple]]]:
                 ops.setdefault(eqn.primitive.name, set()).add(_array_sizes(
                     (tuple(getattr(v.aval, "shape", ())), str(getattr(v.aval, "dtype", "")))
                     for v in eqn.invars if hasattr(v, "aval")))
-                for sub in jax.extend.core.jaxprs_in_params(eqn.params):  # a custom rule's call, run eagerly
+                # A custom rule's call (a shard_map's body) runs eagerly op by op; a loop's or a branch's
+                # body runs inside the one program JAX compiles for the loop or the choice.
+                if eqn.primitive.name in _ONE_OPERATION:
+                    inside.update(inner.primitive.name for body in jax.extend.core.jaxprs_in_params(eqn.params)
+                                  for inner in all_eqns(body))
+                    continue
+                for sub in jax.extend.core.jaxprs_in_params(eqn.params):
                     walk(sub)
             elif _library_call(eqn):
                 names.add(f"jit({eqn.params.get('name')})")
 
     walk(jaxpr)
-    return names, ops
+    return names, ops, inside
 
 
 def _array_sizes(operands: Any) -> tuple:

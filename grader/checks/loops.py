@@ -204,14 +204,19 @@ def assert_loop_not_fed_steps(program: Program, loops: list[Any], *, what: str, 
     program's inputs are nudged: values computed from the inputs beside the loop, one per step,
     which the loop then only passes along or adds up (angles split into pieces it adds back, say).
     For tasks whose loop needs no per-step data: its step works on its carry. An array the inputs
-    do not decide (step numbers), one value repeated (a time step broadcast) or a scalar is fine."""
+    do not decide (step numbers), one value repeated (a time step broadcast) or a scalar is fine;
+    one laid out otherwise (a single row of per-step values) that holds more values than the
+    program's inputs do is not."""
     __tracebackhide__ = True
     for loop in loops:
         consts, first = loop.params["num_consts"], loop.params["num_consts"] + loop.params["num_carry"]
         xs = {id(v) for v in (*loop.invars[:consts], *loop.invars[first:]) if not isinstance(v, jax.extend.core.Literal)}
         before, nudged = values_before_and_nudged(program.jaxpr, program.inputs, xs, keys=True) if xs else ({}, {})
-        fed = [k for k in xs if k in before and k in nudged and before[k].ndim and len(before[k]) > 1
-               and not (before[k] == before[k][:1]).all() and not np.array_equal(before[k], nudged[k], equal_nan=True)]
+        given = sum(np.size(x) for x in program.inputs)
+        fed = [k for k in xs if k in before and k in nudged and before[k].ndim
+               and (len(before[k]) > 1 and not (before[k] == before[k][:1]).all()
+                    or before[k].size > given and not (before[k] == before[k].flat[0]).all())
+               and not np.array_equal(before[k], nudged[k], equal_nan=True)]
         if fed:
             fail(sentence(f"{what}: its {tool} is handed, step by step, values computed from the inputs before it "
                           f"runs ({len(fed)} sequence(s) that move when the inputs do): the steps are taken beside "
@@ -232,9 +237,9 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
     have, one step per element (a scan of one step over the whole series is not the loop asked for).
     `walks`: the data the loop walks, by position among the program's inputs -> (its name, the axis
     of its steps): the loop's own input for a step (an element of a sequence it scans, a constant
-    it indexes, its carry's start) depends on that step of the data alone, so nudging one step in
-    the middle moves at most two steps of each and no start; a sequence computed beside the loop
-    (a cumulative sum, a matrix of weights, a closed form) moves from that step on, rescaled or not.
+    it indexes, its carry's start) depends on that step of the data alone, so two steps nudged apart
+    move none of the same values, and no start; a sequence computed beside the loop (a cumulative
+    sum, a matrix of weights, a closed form) moves from a step on, rescaled, reshaped or not.
     `trips`: the fewest and most trips each such loop makes on this data, counted where the check
     runs (a loop of one trip that adds a precomputed total is not the loop asked for)."""
     __tracebackhide__ = True
@@ -279,21 +284,19 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
 
 
 def _steps_computed_beside(program: Program, loops: list[Any], walks: dict[int, tuple[str, int]]) -> str:
-    """What of `loops`' inputs moves more than its own step when one step of the walked data is nudged
-    (see `assert_loop_returns`), said in words; empty if nothing does."""
+    """What of `loops`' inputs carries one step of the walked data into others (see
+    `assert_loop_returns`), said in words; empty if nothing does. Two steps two apart are nudged, each
+    on its own: the values each moves in an input that is step by step (however it is laid out:
+    reshaped, padded, reversed, paired with the step before) are apart; in one computed beside the
+    loop (a running sum, a matrix of weights) the first nudge moves the second's values too."""
     inputs = list(program.inputs)
     length = min(np.shape(inputs[i])[axis] for i, (_, axis) in walks.items())
     if length < 5:
         return ""
     middle = length // 2
-    nudged = list(inputs)
-    for i, (_, axis) in walks.items():
-        data = np.array(inputs[i], copy=True)
-        at = (slice(None),) * axis + (middle,)
-        data[at] = data[at] + 1 if np.issubdtype(data.dtype, np.integer) else data[at] * 1.5 + 0.75
-        nudged[i] = jax.numpy.asarray(data)
+    sets = [inputs] + [_nudged_at(inputs, walks, step) for step in (middle, middle + 2)]
     operands = {id(v): v for eqn in loops for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)}
-    before, after = values_over(program.jaxpr, [inputs, nudged], set(operands))
+    before, *after = values_over(program.jaxpr, sets, set(operands))
     said = []
     for eqn in loops:
         params = eqn.params
@@ -304,23 +307,35 @@ def _steps_computed_beside(program: Program, loops: list[Any], walks: dict[int, 
             skip, consts = params["cond_nconsts"], params["body_nconsts"]
             roles = ["constant"] * (skip + consts) + ["carry's start"] * (len(eqn.invars) - skip - consts)
         for var, role in zip(eqn.invars, roles):
-            old, new = before.get(id(var)), after.get(id(var))
-            if old is None or new is None or np.shape(old) != np.shape(new):
+            old, first, second = before.get(id(var)), after[0].get(id(var)), after[1].get(id(var))
+            if old is None or first is None or second is None or not np.shape(old) == np.shape(first) == np.shape(second):
                 continue
-            moved = ~np.isclose(np.asarray(old), np.asarray(new), rtol=1e-6, atol=0, equal_nan=True) \
-                if np.issubdtype(np.asarray(old).dtype, np.inexact) else np.asarray(old) != np.asarray(new)
-            if not moved.any():
-                continue
-            if role == "carry's start":
+            moved, also = _moved_where(old, first), _moved_where(old, second)
+            if role == "carry's start" and moved.any():
                 said.append(f"a carry's start {var.aval.str_short()} that moves when step {middle} of the data does")
-                continue
-            axes = [0] if role == "sequence" else [a for a, n in enumerate(np.shape(old)) if n >= length - 1]
-            spread = [int(np.any(moved, axis=tuple(b for b in range(moved.ndim) if b != a)).sum()) for a in axes]
-            if spread and min(spread) > 2:
-                said.append(f"a {role} {var.aval.str_short()} of which {min(spread)} steps move when step {middle} "
-                            f"of the data does")
+            elif (moved & also).any():
+                said.append(f"a {role} {var.aval.str_short()} of which {int((moved & also).sum())} value(s) move "
+                            f"both when step {middle} of the data does and when step {middle + 2} does")
     names = ", ".join(name for name, _ in walks.values())
-    return f"{'; '.join(said)} (nudging step {middle} of {names})" if said else ""
+    return f"{'; '.join(said)} (nudging {names})" if said else ""
+
+
+def _nudged_at(inputs: list, walks: dict[int, tuple[str, int]], step: int) -> list:
+    """The inputs with one step of each walked array moved."""
+    nudged = list(inputs)
+    for i, (_, axis) in walks.items():
+        data = np.array(inputs[i], copy=True)
+        at = (slice(None),) * axis + (step,)
+        data[at] = data[at] + 1 if np.issubdtype(data.dtype, np.integer) else data[at] * 1.5 + 0.75
+        nudged[i] = jax.numpy.asarray(data)
+    return nudged
+
+
+def _moved_where(old: Any, new: Any) -> np.ndarray:
+    old, new = np.asarray(old), np.asarray(new)
+    if np.issubdtype(old.dtype, np.inexact):
+        return ~np.isclose(old, new, rtol=1e-6, atol=0, equal_nan=True)
+    return old != new
 
 
 def _was_handed(program: Program, eqn: Any, k: int) -> bool:

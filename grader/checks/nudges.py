@@ -416,12 +416,13 @@ def _new_results(data: list, outs: list) -> set[int]:
     def same(a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and a.dtype == b.dtype and np.allclose(a, b, rtol=1e-6, atol=0, equal_nan=True)
 
-    def counter(out: np.ndarray) -> bool:  # a loop's own step count, one more each step
-        return np.issubdtype(out.dtype, np.integer) and any(
-            same(out, (value + 1).astype(value.dtype)) for value in data if value.dtype == out.dtype)
+    def counter(k: int, out: np.ndarray) -> bool:  # a loop's own step count: its carry, one more each step
+        # (the carry in the same place: a running total that happens to be one more than the count is none)
+        return np.issubdtype(out.dtype, np.integer) and k < len(data) and data[k].dtype == out.dtype and \
+            same(out, (data[k] + 1).astype(out.dtype))
 
     floating = [k for k, out in enumerate(outs) if np.issubdtype(out.dtype, np.inexact)]
-    judged = floating or [k for k, out in enumerate(outs) if not counter(out)]
+    judged = floating or [k for k, out in enumerate(outs) if not counter(k, out)]
     return {k for k in judged if not any(same(outs[k], value) for value in data)}
 
 

@@ -99,12 +99,50 @@ def assert_keys_used_once(program: Program, *, what: str, keep: tuple[int, ...] 
                           f"you were given.", hint, f"See {RANDOM_DOCS}"), "key-reuse")
         except AssertionError:
             return  # a program shape JAX's analysis does not cover: the run-time checker still ran
+    made = _keys_made_from_bits(jaxpr)
+    if made:
+        fail(sentence(f"{what} makes a key from raw key bits changed by arithmetic ({made} before "
+                      f"jax.random.wrap_key_data): a key whose bits are another key's plus a number is no new "
+                      f"key derived from the one given, and neighbouring seeds or steps then share draws. "
+                      f"Derive keys with jax.random.split or jax.random.fold_in.", hint, f"See {RANDOM_DOCS}"),
+             "key-reuse")
     consumed = sorted(sink.idx for sink in signature.sinks if sink.idx in keep and _any(sink.mask))
     if consumed:
         fail(sentence(f"{what} consumes the base key it was given (argument {consumed[0]}): it draws "
                       f"from it or splits it (or a copy of it: jax.random.clone), so the caller's next call, with the same base key, "
                       f"reuses a spent key. Derive new keys without spending it (fold_in does not "
                       f"consume its key).", hint, f"See {RANDOM_DOCS}"), "key-reuse")
+
+
+# What may stand between raw key bits and random_wrap: moves and casts of the bits, not arithmetic on them.
+_MOVES = frozenset({"random_unwrap", "reshape", "broadcast_in_dim", "squeeze", "expand_dims", "slice",
+                    "dynamic_slice", "gather", "concatenate", "transpose", "convert_element_type", "copy", "copy_p"})
+
+
+_DERIVES = frozenset({"random_split", "random_fold_in", "random_seed"})
+
+
+def _keys_made_from_bits(jaxpr: Any) -> str:
+    """The arithmetic (a primitive's name) that some random_wrap's bits went through, at any call depth;
+    empty if every key wrapped is bits moved as they are (or a program input)."""
+    producers = {id(out): eqn for eqn in jaxpr.eqns for out in eqn.outvars}
+    for eqn in jaxpr.eqns:
+        for sub_jaxpr in jax.extend.core.jaxprs_in_params(eqn.params):
+            found = _keys_made_from_bits(getattr(sub_jaxpr, "jaxpr", sub_jaxpr))
+            if found:
+                return found
+        if eqn.primitive.name != "random_wrap":
+            continue
+        pending = [v for v in eqn.invars if not isinstance(v, jax.extend.core.Literal)]
+        while pending:
+            made = producers.get(id(pending.pop()))
+            if made is None or made.primitive.name in _DERIVES:
+                continue  # a program input, or a key derived as JAX derives keys (legacy raw keys go through these)
+            if made.primitive.name not in _MOVES:
+                return made.primitive.name
+            taken = made.invars[:1] if made.primitive.name in ("gather", "dynamic_slice") else made.invars  # not indices
+            pending += [v for v in taken if not isinstance(v, jax.extend.core.Literal)]
+    return ""
 
 
 def _any(mask: Any) -> bool:

@@ -392,9 +392,10 @@ class Program:
         return found
 
     def host_constants(self, min_size: int = 2) -> list[tuple[int, ...]]:
-        """Shapes of the NumPy arrays (not jax.Arrays) the program holds as constants, of at least
-        `min_size` values: data computed on the host and baked into the program."""
-        consts = getattr(self.jaxpr, "consts", ())
+        """Shapes of the NumPy arrays (not jax.Arrays) the program and its nested programs hold as constants,
+        of at least `min_size` values: data computed on the host and baked into the program."""
+        consts = [*getattr(self.jaxpr, "consts", ()), *(c for eqn in all_eqns(self.jaxpr) for sub in
+                                                         jax.extend.core.jaxprs_in_params(eqn.params) for c in getattr(sub, "consts", ()))]
         return [tuple(np.shape(c)) for c in consts
                 if not isinstance(c, jax.Array) and np.size(c) >= min_size]
 
@@ -531,16 +532,19 @@ def assert_computes(program: Program, expected: Any, *, what: str, rtol: float =
         fail(failure.message, "program-differs")
 
 
-# Why a program can compute other values than the same function called eagerly, said only as a
-# condition: a function whose program is wrong is usually wrong when called too.
+# Why a program can compute other values than the same function called eagerly, said only as a condition.
 _TRACE_TIME_CAUSE = ("If calling it gives the right values, its program differs from the call: a traced "
                      "program holds what the function read while it was traced (a global, a NumPy "
                      "random draw, a Python value) as a constant, and nothing it does outside JAX.")
 
 
 def assert_no_callbacks(program: Program, *, what: str) -> None:
-    """No host callback (`pure_callback`, `io_callback`, `buffer_callback`) does the work behind JAX's back."""
+    """No host callback (`pure_callback`, `io_callback`, `buffer_callback`) does the work behind JAX's back,
+    and no part of the program is computed on the host (`compute_on("device_host")`)."""
     __tracebackhide__ = True
-    assert_not_uses(program, CALLBACKS, what=what, code="host-transfer",
-                    why="A host callback runs Python/NumPy on the CPU host in the middle of the "
-                        "program: the work is not done by JAX at all. Write it with jax.numpy/lax.")
+    assert_not_uses(program, CALLBACKS, what=what, code="host-transfer", why="A host callback runs Python/NumPy on the "
+                    "CPU host in the middle of the program: the work is not done by JAX at all. Write it with jax.numpy/lax.")
+    if on_host := sorted({e.primitive.name for e in all_eqns(program.jaxpr) if e.ctx.compute_type == "device_host"}):
+        fail(f"{what}: part of its program is computed on the host ({', '.join(on_host[:4])} under compute_on('device_host'"
+             f")): the values go to host memory and back mid-program, a round trip through the host however it is "
+             f"spelled. Compute it on the devices. See {DOCS}/notebooks/host-offloading.html", "host-transfer")

@@ -30,14 +30,16 @@ class Run:
     values), the values of the settings the Watch named, read as it ran, its positional arguments'
     shapes (a tracer's too, a symbolic dimension by its text such as "2*k"; None for an argument that
     is neither an array nor a tracer), was that trace for a call of a jax.jit
-    function (a trace for make_jaxpr, eval_shape or `.lower` runs nothing), and did the body return
-    (a run that raised, its error caught by the caller, made nothing)."""
+    function (a trace for make_jaxpr, eval_shape or `.lower` runs nothing), did the body return
+    (a run that raised, its error caught by the caller, made nothing), and was it traced inside
+    checkify's transformation."""
 
     traced: bool
     settings: dict
     shapes: tuple = ()  # of each positional argument: an array's or a tracer's shape, None for anything else
     jit_call: bool = False  # traced for a call of a jax.jit function (not make_jaxpr, eval_shape, lower)
     returned: bool = False  # the body ran to its end (it did not raise)
+    checkified: bool = False  # traced inside checkify's transformation
 
 
 class Watch:
@@ -53,8 +55,8 @@ class Watch:
     def runs(self) -> list[Run]:
         where = site.current()
         record = runs_of(self._number) if where is None else where.run(runs_of, self._number)
-        return [Run(bool(traced), dict(values), tuple(shapes), bool(by_jit), bool(returned))
-                for traced, values, shapes, by_jit, returned in record]
+        return [Run(bool(traced), dict(values), tuple(shapes), bool(by_jit), bool(returned), bool(checkified))
+                for traced, values, shapes, by_jit, returned, checkified in record]
 
     def traces(self) -> int:
         """How many times the body ran on tracers (traced), not on values."""

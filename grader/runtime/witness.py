@@ -295,15 +295,15 @@ class Ledger:
         if watched is None:
             raise _LookupError("no such watched function")
         if operation == "runs":
-            return [(traced, _dict(values), shapes, by_jit, returned)
-                    for traced, values, shapes, by_jit, returned in watched["runs"]]
+            return [(traced, _dict(values), shapes, by_jit, returned, checkified)
+                    for traced, values, shapes, by_jit, returned, checkified in watched["runs"]]
         args, kwargs = payload[1], payload[2]
         if _type(args) is not tuple or _type(kwargs) is not dict:
             raise _TypeError("a watched function takes arguments")
         # Exact types only: nothing of the caller's runs here, and a look-alike tracer is no tracer.
         traced = _any(_type(arg) is _JaxprTracer for arg in (*args, *kwargs.values()))
         run = [traced, {name: _setting(name) for name in watched["settings"]}, _tuple(_shape(arg) for arg in args),
-               traced and _under_a_jit_call(_getframe(1)), False]
+               traced and _under_a_jit_call(_getframe(1)), False, traced and _under_checkify(_getframe(1))]
         watched["runs"].append(run)  # recorded as it starts; whether it returned, once it has
         out = watched["body"](*args, **kwargs)
         run[4] = True
@@ -318,6 +318,16 @@ def _under_a_jit_call(frame: Any) -> bool:
         return True
     while frame is not None:
         if frame.f_code is _JIT_CALL:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _under_checkify(frame: Any) -> bool:
+    """Whether checkify's transformation is on the stack: the body is traced for checkify's own checks
+    (nan_checks and the rest), whatever else also checks it."""
+    while frame is not None:
+        if frame.f_code.co_filename == _CHECKIFY_FILE:
             return True
         frame = frame.f_back
     return False
@@ -389,6 +399,12 @@ def _jit_call_code() -> Any:
     return next((c for c in consts if isinstance(c, types.CodeType) and c.co_name == "cache_miss"), None)
 
 
+def _checkify_file() -> str:
+    from jax._src import checkify
+
+    return checkify.__file__
+
+
 def _jax_internals() -> tuple:
     from jax._src import config
     from jax._src.interpreters import partial_eval
@@ -412,6 +428,7 @@ _tuple, _dict, _repr, _str, _NoneType = tuple, dict, repr, str, type(None)
 _LookupError, _TypeError = LookupError, TypeError
 _JaxprTracer, _config_states, _config_value = _jax_internals()
 _JIT_CALL = _jit_call_code()
+_CHECKIFY_FILE = _checkify_file()
 _PLAIN = frozenset(_plain_types())
 _ARRAYS = frozenset(_plain_types()[:2])  # ArrayImpl, np.ndarray: their shapes are C attributes
 _int = int
