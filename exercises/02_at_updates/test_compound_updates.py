@@ -35,6 +35,11 @@ def _one_scatter(name, fn, make, scatter, tool, traced, expected):
                     f"listing ({k}): the listings are matched against every position densely (a one-hot "
                     f"of the ids, say), work that grows as positions times listings, beside or instead of "
                     f"the scatter. {tool} applies each listing once, at its index. {AT_DOCS}", "wrong-tool")
+    # Nor does it group the listings another way beside it (sorted by id, combined by running products).
+    checks.assert_not_uses(program, {"sort", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"}, what=name,
+                           why=f"Sorting the listings and combining each id's run (a cumulative product) groups "
+                               f"the updates without the scatter, or beside it: {tool} applies every listing "
+                               f"at its index in one scatter. {AT_DOCS}")
     if program.loops():
         checks.fail(f"{name} runs a loop over the ids ({program.loops()[0].primitive.name} in its "
                     f"program): one scatter does every update at once, repeated indices included. "

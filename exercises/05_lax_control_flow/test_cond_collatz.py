@@ -61,8 +61,9 @@ def test_compiles_once_for_even_and_odd(exercise):
         why="n is reaching the program as a compile-time constant (a static argument, so a "
             "Python `if` can read it): choose the branch at run time with lax.cond or jnp.where "
             "and keep n traced")
+    # "Keep the jit": called on an array, the one traced program runs, whole (no branch chosen in Python).
     checks.assert_jitted(exercise.collatz_step, jnp.int32(27), what="collatz_step", expected=STEPS[27],
-                         rtol=0, atol=0)
+                         rtol=0, atol=0, entirely=True, single=True)
 
 
 def test_steps_a_batch_under_vmap(exercise):

@@ -48,7 +48,9 @@ def test_compiles_once_for_every_kind(exercise):
         why="kind is reaching the program as a compile-time constant (a static argument, "
             "used to index the tuple in Python): lax.switch takes a traced index, so one "
             "program holds every branch")
-    checks.assert_jitted(exercise.activate, jnp.int32(0), x, what="activate", expected=EXPECTED[0])
+    # "Keep the jit": called on arrays, the one traced program runs, whole (no kind chosen in Python).
+    checks.assert_jitted(exercise.activate, jnp.int32(0), x, what="activate", expected=EXPECTED[0], entirely=True,
+                         single=True)
     values = np.random.default_rng(6).normal(size=8).astype(np.float32)
     program = checks.program_of(exercise.activate, jnp.int32(2), jnp.asarray(values), what="activate(2, x)")
     checks.assert_computes(program, np.log1p(np.exp(values)), what="activate(2, x)")

@@ -113,3 +113,13 @@ def test_program_does_not_grow_with_ensemble_size(exercise):
         program, {"scan", "while"}, what=what,
         why="A loop primitive (lax.map, scan, fori_loop) runs the members one after another; "
             "jax.vmap runs the whole ensemble as one vectorized program.")
+    # One vmap of layer over w: layer's tanh runs once, batched, and w is handed to it slice by slice
+    # by vmap itself, never picked out by index.
+    if program.times("tanh") != 1:
+        checks.fail(f"{what}: layer's tanh appears {program.times('tanh')} times in the program: the members "
+                    f"are mapped in groups (several vmaps, joined after), where one jax.vmap of layer, in_axes "
+                    f"mapping w, runs every member at once.", "wrong-tool")
+    checks.assert_not_uses(
+        program, {"gather", "dynamic_slice"}, what=what,
+        why="Each member's w is picked out of the stack by index (a vmap over member numbers): in_axes "
+            "should map w itself, so that vmap hands layer one member's w at a time.")

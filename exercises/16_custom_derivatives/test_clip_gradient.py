@@ -50,6 +50,12 @@ def test_forward_is_identity_and_backward_clips(exercise):
     checks.assert_uses(program, {"custom_vjp_call"}, what="clip_gradient", tool="jax.custom_vjp",
                        hint=f"Decorate the function with @jax.custom_vjp and register fwd and bwd with "
                             f"clip_gradient.defvjp. See {CUSTOM_DOCS}")
+    if not program.wraps("custom_vjp_call"):
+        checks.fail(f"clip_gradient's program holds a custom_vjp_call, but not as clip_gradient itself: the rule "
+                    f"belongs to a function applied to some other value (a term added to x, a value another "
+                    f"transformation made from it), so the clipping of the gradient comes from elsewhere or only "
+                    f"in part from the rule. The task puts the rule on clip_gradient: x in, x out, its bwd "
+                    f"clipping the cotangent. See {CUSTOM_DOCS}", "wrong-tool")
     # bwd only shows up in the program of the gradient, where the backward pass runs.
     backward = checks.program_of(jax.grad(_weighted(exercise.clip_gradient)), jnp.asarray(X),
                                  jnp.asarray(G), 1.0, what="jax.grad through clip_gradient")
