@@ -70,7 +70,7 @@ def test_one_scan_forward_and_backward(exercise):
     checks.assert_uses(forward, {"scan"}, what=what, tool="lax.scan",
                        hint="A compound-interest formula gives the balance without the loop "
                             "this exercise differentiates through: scan over the deposits.")
-    checks.assert_loop_returns(forward, {"scan"}, what=what, tool="lax.scan", steps=(len(DEPOSITS),),
+    checks.assert_loop_returns(forward, {"scan"}, what=what, tool="lax.scan", steps=(len(DEPOSITS) - 1, len(DEPOSITS)),
                                walks={1: ("deposits", 0)})
     checks.assert_loops_rolled(forward, what=what)
     sizes = {n: checks.jaxpr_size(exercise.rate_sensitivity, rate, jnp.ones(n, jnp.float32))

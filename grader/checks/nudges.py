@@ -321,10 +321,11 @@ def loops_copying(closed: Any, inputs: Any, loops: list[Any], before: Callable[[
                     for v in eqn.invars]
         if any(value is None for value in operands):
             continue
-        step = _first_step(eqn, operands)
-        if step is None:
+        # The first step and the second: a step may treat the first element apart (taking it as the start).
+        steps = [step for step in (_first_step(eqn, operands, k) for k in (0, 1)) if step is not None]
+        if not steps:
             continue
-        new = _new_results(*step)
+        new = set().union(*(_new_results(*step) for step in steps))
         judged[id(eqn)] = sorted(new | _carried_into(eqn, new))  # and the results a new carry reaches later
     nudges = [(loop, k) for loop, ks in judged.items() for k in ks]
     follows = outputs_follow_each(closed, inputs, before, [({loop}, {k}) for loop, k in nudges])
@@ -379,17 +380,20 @@ def _carried_into(eqn: Any, slots: set[int]) -> set[int]:
     return reached
 
 
-def _first_step(eqn: Any, operands: list) -> tuple[list, list] | None:
-    """A loop's step run once: its data inputs (moved apart) and its results; None if it cannot be."""
+def _first_step(eqn: Any, operands: list, index: int = 0) -> tuple[list, list] | None:
+    """A loop's step run once: its data inputs (moved apart) and its results; None if it cannot be.
+    `index`: which element of a scan's sequences the step takes (0: the first the scan visits)."""
     params = eqn.params
     if eqn.primitive.name == "scan":
         body, n_consts, n_carry = params["jaxpr"], params["num_consts"], params["num_carry"]
-        if params.get("length", 0) < 1:
+        if params.get("length", 0) < index + 1:
             return None
-        at = -1 if params.get("reverse") else 0
+        at = -1 - index if params.get("reverse") else index
         consts, data = operands[:n_consts], operands[n_consts:n_consts + n_carry] + [
             x[at] for x in operands[n_consts + n_carry:]]
     else:
+        if index:
+            return None  # a while loop's step takes no element: its first is the one to run
         body, skip, n_consts = params["body_jaxpr"], params["cond_nconsts"], params["body_nconsts"]
         consts, data = operands[skip:skip + n_consts], operands[skip + n_consts:]
     data = [_apart(np.asarray(value), k) for k, value in enumerate(data)]
