@@ -58,6 +58,10 @@ def test_one_rolled_scan_whatever_the_length(exercise):
                                hint="lax.scan traces its step function once for any length.")
     what = "ema(xs of shape (1000,), decay)"
     program = checks.program_of(exercise.ema, jnp.asarray(LONG), decay, what=what)
+    # Read before the program is run: an unroll=True scan of 1000 steps takes minutes to compile.
+    checks.assert_loops_rolled(program, what=what,
+                               hint="unroll= trades program size for speed; here the loop must "
+                                    "stay one loop.")
     checks.assert_computes(program, ema_reference(LONG, 0.9), what=what, rtol=1e-4, atol=1e-5)
     checks.assert_uses(program, {"scan"}, what=what, tool="lax.scan",
                        hint="A formula with powers of decay, or a matrix of weights, gives the "
@@ -71,6 +75,3 @@ def test_one_rolled_scan_whatever_the_length(exercise):
                     f"({', '.join(eqn.primitive.name for eqn in loops)}); the task asks for one "
                     f"lax.scan, whose final carry and stacked outputs are the two results.",
                     "wrong-tool")
-    checks.assert_loops_rolled(program, what=what,
-                               hint="unroll= trades program size for speed; here the loop must "
-                                    "stay one loop.")
