@@ -271,9 +271,9 @@ def assert_loop_returns(program: Program, primitives: set[str] | frozenset[str],
         if beside:
             fail(sentence(f"{what}: its {tool} is handed {beside}: values computed from the data beside the loop "
                           f"(a step's from other steps, a start from steps still to come), which the loop only "
-                          f"passes along. The loop's own "
-                          f"input for a step should be that step of the data; the running value belongs in its "
-                          f"carry, computed step by step.", hint, f"See {DOCS}/control-flow.html"), "wrong-tool")
+                          f"passes along. The loop's own input for a step should be that step of the data; the "
+                          f"running value belongs in its carry, computed step by step.", hint,
+                          f"See {DOCS}/control-flow.html"), "wrong-tool")
     handed = [k for k, origin in enumerate(origins) if _was_handed(program, *origin)]
     if handed:
         named = "its result" if len(origins) == 1 else f"its output{'s' if len(handed) > 1 else ''} {handed}"

@@ -119,6 +119,7 @@ _MOVES = frozenset({"random_unwrap", "reshape", "broadcast_in_dim", "squeeze", "
                     "dynamic_slice", "gather", "concatenate", "transpose", "convert_element_type", "copy", "copy_p"})
 
 
+# Where a key's bits may come from: JAX's own derivations (raw legacy keys go through them too).
 _DERIVES = frozenset({"random_split", "random_fold_in", "random_seed"})
 
 
@@ -137,7 +138,7 @@ def _keys_made_from_bits(jaxpr: Any) -> str:
         while pending:
             made = producers.get(id(pending.pop()))
             if made is None or made.primitive.name in _DERIVES:
-                continue  # a program input, or a key derived as JAX derives keys (legacy raw keys go through these)
+                continue  # a program input, or a key JAX derived
             if made.primitive.name not in _MOVES:
                 return made.primitive.name
             taken = made.invars[:1] if made.primitive.name in ("gather", "dynamic_slice") else made.invars  # not indices
